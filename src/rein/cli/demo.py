@@ -1,39 +1,28 @@
-"""`rein demo`: a scripted session on the faux provider, then steering on telling commands. No API key,
-no network.
+"""`rein demo`: an agent session with a stream rule and steering on, then steering on telling commands.
+No API key, no network.
 
-The model's replies are scripted (the faux provider streams them in small pieces, as a real model
-would); everything else is real: the stream rule fires on the streamed text and cuts the reply, the
-rule is injected and the turn retried, the steering engine blocks a command, and the session is
-written to a session file in a scratch directory.
+By default the session runs on the embedded local model (SmolLM2-135M through llama.cpp): the stream
+rule fires on text the model really generates, and what the model does after the cut and after a
+blocked command is reported as it happened. `rein demo --scripted` (and a machine without the local
+model) runs the same session on scripted replies, which the faux provider streams in small pieces as
+a real model would. Either way the rule is injected and the turn retried, the steering engine blocks
+a command, and the session is written to a session file in a scratch directory.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 
 from rich.console import Console
-from rich.markup import escape
 
-from rein.agent.tools import builtin_tools
 from rein.ai import Context, FauxProvider, Model, TextContent, ToolCall, ToolResultMessage
 from rein.ai.providers.faux import FauxTurn
-from rein.builtins import load_extensions
+from rein.ai.providers.local_files import INSTALL_HINT, local_available
+from rein.cli._demo_local import local_report, local_setup
+from rein.cli._demo_session import Setup, run_session
 from rein.cli._demo_steering import steering_demo
-from rein.cli._render import Printer, TerminalUI
-from rein.session import AgentSession, Session
-
-RULE = """---
-description: No console.log in application code
-condition: 'console\\.log\\('
-scope: text, tool:write(*.js)
----
-Do not use console.log in application code. Use the project's logger:
-`import { log } from "./log.js"` and `log.info(...)`.
-"""
 
 FIRST_TRY = """Here is the function:
 
@@ -78,47 +67,28 @@ SCRIPT: list[FauxTurn | Callable[[Context], FauxTurn]] = [
 ]
 
 
-async def _demo(console: Console) -> int:
-    with tempfile.TemporaryDirectory(prefix="rein-demo-") as scratch:
-        home = Path(scratch) / "home"
-        project = home / "shop"
-        (project / ".rein" / "rules").mkdir(parents=True)
-        (project / ".rein" / "rules" / "no-console-log.md").write_text(RULE)
-        store = Session.create(str(project), home=home)
-        ui = TerminalUI(console)
-        session = AgentSession(
-            store=store,
-            provider=FauxProvider(SCRIPT, chunk_size=6, delay=0.01),
-            model=Model(provider="faux", id="scripted"),
-            cwd=str(project),
-            ui=ui,
-            tools=builtin_tools(),
-        )
-        load_extensions(session, cwd=str(project), home=str(home), settings={}, discovered=False)
-        printer = Printer(console)
-        session.subscribe(printer.event)
-        session.subscribe_notices(printer.notice)
-        await session.start()
-        console.rule("[bold]rein demo[/] (scripted replies on the faux provider; the engines are real)")
-        console.print(
-            f"[dim]rule file: .rein/rules/no-console-log.md; session: {escape(str(store.path))}[/]\n"
-        )
-        for prompt in ("Write total(items) in JavaScript.", "Publish this branch."):
-            console.print(f"[bold green]you:[/] {escape(prompt)}")
-            await session.prompt(prompt)
-            console.print()
-        await session.shutdown()
-        entries = (store.path.read_text().count("\n") - 1) if store.path else 0
-        console.print(f"[dim]{entries} session entries written, among them the ttsr_injection record.[/]")
-    return 0
+SCRIPTED = Setup(
+    title="scripted replies on the faux provider; the engines are real",
+    provider=FauxProvider(SCRIPT, chunk_size=6, delay=0.01),
+    model=Model(provider="faux", id="scripted"),
+    prompts=("Write total(items) in JavaScript.", "Publish this branch."),
+)
 
 
 def run(args: list[str], prog: str = "rein demo") -> int:
-    if args:
-        print(f"{prog}: takes no arguments", flush=True)
+    if args not in ([], ["--scripted"]):
+        print(f"{prog}: usage: {prog} [--scripted]", flush=True)
         return 2
     os.environ.setdefault("COLUMNS", "100")
     console = Console(highlight=False)
-    code = asyncio.run(_demo(console))
+    if args or not local_available():
+        if not args:
+            console.print(
+                f"[yellow]The embedded local model is not installed ({INSTALL_HINT}); "
+                "showing the scripted demo.[/]"
+            )
+        code = asyncio.run(run_session(console, SCRIPTED, None))
+    else:
+        code = asyncio.run(run_session(console, local_setup(), local_report(console)))
     steering_demo(console)
     return code
