@@ -41,6 +41,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.hooks
 	$(BIN)/python -m bench.session
 	$(BIN)/python -m bench.runtime
+	$(BIN)/python -m bench.local
 
 lock:
 	$(UV) pip compile pyproject.toml --extra local --extra dev --excludes requirements-exclude.txt \

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from rein.ai.providers.local_files import local_available
+from rein.cli import agent
 from tests.cli.helpers import run_rein
 
 
@@ -61,16 +63,49 @@ def test_interactive_reads_prompts_and_commands_from_a_pipe(dirs: tuple[Path, Pa
     assert "You said: hello" in done.stdout and "unknown command /nope" in done.stdout
 
 
-def test_no_key_and_no_provider_is_one_clear_line(dirs: tuple[Path, Path]) -> None:
+def test_no_key_and_no_local_model_is_one_clear_line(
+    dirs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     project, home = dirs
-    done = rein("-p", "hi", home=home, cwd=project)
-    assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "ANTHROPIC_API_KEY" in done.stderr
+    for key in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setattr(agent, "local_available", lambda: False)
+    assert agent.run(["--cwd", str(project), "-p", "hi"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert "ANTHROPIC_API_KEY" in err and "OPENAI_API_KEY" in err and "make demo" in err
 
 
-def test_demo_shows_the_cut_the_retry_and_the_block(dirs: tuple[Path, Path]) -> None:
+def test_without_a_key_the_local_model_is_the_default() -> None:
+    assert agent.choose_provider(None, {}) == ("local" if local_available() else "")
+    assert agent.choose_provider("faux", {}) == "faux"
+    assert agent.choose_provider(None, {"provider": "openai"}) == "openai"
+
+
+@pytest.mark.local
+@pytest.mark.slow
+def test_with_no_key_rein_answers_on_the_local_model(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
-    done = rein("demo", home=home, cwd=project)
+    done = rein("-p", "Say hello.", home=home, cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip()
+    (session,) = (home / ".rein" / "sessions").rglob("*.jsonl")
+    replies = [json.loads(line) for line in session.read_text().splitlines()[1:]]
+    assistant = [r["message"] for r in replies if r.get("message", {}).get("role") == "assistant"]
+    assert assistant and assistant[-1]["provider"] == "local" and assistant[-1]["model"] == "smollm2"
+
+
+def test_a_missing_gguf_file_is_one_clear_error(dirs: tuple[Path, Path]) -> None:
+    project, home = dirs
+    done = rein("--provider", "local", "--model", "nope.gguf", "-p", "hi", home=home, cwd=project)
+    assert done.returncode == 1
+    assert "nope.gguf: no such GGUF file" in done.stdout + done.stderr
+
+
+def test_scripted_demo_shows_the_cut_the_retry_and_the_block(dirs: tuple[Path, Path]) -> None:
+    project, home = dirs
+    done = rein("demo", "--scripted", home=home, cwd=project)
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "stream rule fired: no-console-log" in out
@@ -79,3 +114,27 @@ def test_demo_shows_the_cut_the_retry_and_the_block(dirs: tuple[Path, Path]) -> 
     assert out.index("stream rule fired") < out.index("log.info(")
     assert "rein check: may the agent run this?" in out and "rein explain" in out
     assert "allow (override of no-branch-force-delete: spike merged by squash)" in out
+
+
+@pytest.mark.local
+@pytest.mark.slow
+def test_demo_runs_on_the_local_model_and_says_what_happened(dirs: tuple[Path, Path]) -> None:
+    project, home = dirs
+    done = rein("demo", home=home, cwd=project)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "SmolLM2-135M through llama.cpp" in out
+    # The model's own text tripped the rule: the cut, the injected rule and the retry are shown.
+    fired = out.index("stream rule fired: no-console-log")
+    assert out.index("console.log(") < fired < out.index("cut: stream rule: no-console-log")
+    assert "<system-interrupt" in out[fired:] and "what happened: The stream rule cut the reply" in out
+    # The command the model wrote was checked and blocked.
+    assert "> bash: npm run dev" in out and "[steering:no-dev-server@defaults]" in out
+    assert "what happened: Steering blocked" in out
+    assert "rein check: may the agent run this?" in out
+
+
+def test_demo_takes_only_scripted(dirs: tuple[Path, Path]) -> None:
+    project, home = dirs
+    done = rein("demo", "--fast", home=home, cwd=project)
+    assert done.returncode == 2 and "usage: rein demo [--scripted]" in done.stdout

@@ -16,7 +16,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "explain": ("rein.cli.explain", "Show every command rein extracts from a command line and its state."),
     "rules": ("rein.cli.rules", "List and test stream rules (TTSR)."),
     "hook": ("rein.cli.hook", "Run as a hook of Claude Code, Codex, Gemini CLI or Cursor; install hooks."),
-    "demo": ("rein.cli.demo", "A scripted session: a stream rule cuts a reply, a command is blocked."),
+    "demo": (
+        "rein.cli.demo",
+        "A session on the embedded local model: a stream rule cuts a reply, a command is blocked.",
+    ),
 }
 
 

@@ -16,8 +16,8 @@ from rein.cli._demo_session import Report, Setup
 from rein.session import AgentSession
 
 PROMPTS = (
-    "Start the development server with npm.",
     "Write a JavaScript function total(items) that adds up item.price and prints the total to the console.",
+    "Run the development server: write the npm command in a bash code block.",
 )
 MAX_TURNS = 3
 """Turns one prompt may take: a small model may answer a blocked command with another command."""
@@ -30,7 +30,7 @@ def local_setup() -> Setup:
         model=Model(provider="local", id=BUNDLED),
         prompts=PROMPTS,
         # Greedy sampling: the same build of llama.cpp gives the same replies, run after run.
-        options=StreamOptions(temperature=0.0, max_tokens=300),
+        options=StreamOptions(temperature=0.0, max_tokens=200),
         system_prompt=SYSTEM_PROMPT,
     )
 
@@ -79,7 +79,7 @@ class LocalReport:
                     "The retried reply writes console.log( again: a 135M model does not always follow an"
                     " injected rule, and a rule fires once per session by default, so this reply was kept."
                     if "console.log(" in final
-                    else "The retried reply does not use console.log: the model followed the rule."
+                    else "The retried reply does not call console.log(."
                 )
             )
         if blocked:

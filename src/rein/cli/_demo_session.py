@@ -79,6 +79,9 @@ async def run_session(console: Console, setup: Setup, watch: Callable[[AgentSess
                 report(added)
             console.print()
         await session.shutdown()
-        entries = (store.path.read_text().count("\n") - 1) if store.path else 0
-        console.print(f"[dim]{entries} session entries written, among them the ttsr_injection record.[/]")
+        lines = store.path.read_text().splitlines()[1:] if store.path else []
+        injections = sum('"ttsr_injection"' in line for line in lines)
+        console.print(
+            f"[dim]{len(lines)} session entries written; ttsr_injection records among them: {injections}.[/]"
+        )
     return 0
