@@ -17,7 +17,7 @@ from tests.ai.helpers import check_contract, collect, kinds, run
 
 
 def test_names_map_to_their_providers() -> None:
-    assert provider_names() == ("anthropic", "faux", "openai", "openai-responses")
+    assert provider_names() == ("anthropic", "faux", "local", "openai", "openai-responses")
     assert isinstance(get_provider("anthropic"), AnthropicProvider)
     assert isinstance(get_provider("openai"), OpenAIChatProvider)
     assert isinstance(get_provider("openai-responses"), OpenAIResponsesProvider)
@@ -29,7 +29,7 @@ def test_unknown_name_lists_the_known_ones() -> None:
         get_provider("gemini")
     assert (
         str(caught.value)
-        == "unknown provider 'gemini'; known providers: anthropic, faux, openai, openai-responses"
+        == "unknown provider 'gemini'; known providers: anthropic, faux, local, openai, openai-responses"
     )
 
 
@@ -48,7 +48,8 @@ def test_stream_with_an_unimportable_provider_is_an_error_event(monkeypatch: pyt
 
 def test_importing_rein_ai_imports_no_sdk() -> None:
     code = (
-        "import sys, rein.ai; print(sorted(m for m in ('openai', 'anthropic', 'httpx2') if m in sys.modules))"
+        "import sys, rein.ai, rein.ai.providers.local_files;"
+        " print(sorted(m for m in ('openai', 'anthropic', 'httpx2', 'llama_cpp', 'numpy') if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"

@@ -179,7 +179,7 @@ class Context:
 class Model:
     """A model to call.
 
-    `provider` is a registry name ("anthropic", "openai", "openai-responses", "faux"); `base_url`
+    `provider` is a registry name ("anthropic", "openai", "openai-responses", "local", "faux"); `base_url`
     points "openai" at any compatible server (Ollama, vLLM, llama.cpp) and overrides the
     ANTHROPIC_BASE_URL / OPENAI_BASE_URL environment variables. `max_output_tokens` is the default
     reply limit when the request gives none.
