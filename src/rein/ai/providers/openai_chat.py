@@ -205,7 +205,7 @@ async def _translate(
     for event in _switch(builder, None):
         yield event
     if finish is None:
-        raise ProviderError("stream ended without a finish reason (the connection closed early)")
+        raise ProviderError("stream ended without a finish reason (cut short by the server or the network)")
     if finish == "content_filter":
         yield builder.error(
             "error", "the reply was stopped by the content filter (finish reason content_filter)"
