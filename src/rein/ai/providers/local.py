@@ -20,6 +20,7 @@ import asyncio
 import atexit
 import codecs
 import json
+import os
 import re
 import threading
 import time
@@ -53,6 +54,9 @@ REPEAT_PENALTY = 1.1
 """llama.cpp's long-standing default: small models sampled greedily loop without it."""
 DEFAULT_CONTEXT = 8192
 """Context size when the model names none: the bundled model's own, and a sane cap for larger files."""
+MIN_CONTEXT = 256
+THREADS = max(1, (os.cpu_count() or 2) // 2)
+"""llama.cpp's own default for generation, used for the prompt too."""
 _NO_IMAGE = "[image omitted: the local model reads text only]"
 _SHELL_BLOCK = re.compile(r"^```(?:bash|sh|shell)[ \t]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
 _CALL_PREFIX = "local-"
@@ -160,15 +164,18 @@ class _Job:
 def _generate(model: Model, context: Context, options: StreamOptions, job: _Job) -> None:
     """The worker thread: load (or reuse) the model, render the prompt, send text pieces, then the end."""
     try:
-        loaded = _load(model_file(model.id), model.context_window or DEFAULT_CONTEXT)
+        # llama.cpp rounds a smaller context up to 256 while its Python buffers keep the size asked for.
+        loaded = _load(model_file(model.id), max(MIN_CONTEXT, model.context_window or DEFAULT_CONTEXT))
         with loaded.busy:
-            if not job.stop.is_set():
+            if job.stop.is_set():
+                job.record.aborted = True
+            else:
                 job.send(_sample(loaded, context, model, options, job))
     except BaseException as exc:  # reported by the stream as its error event
         job.send(exc)
     finally:
-        job.record.aborted = job.stop.is_set()
-        job.record.stopped_at = time.perf_counter()
+        if job.record.stopped_at is None:
+            job.record.stopped_at = time.perf_counter()
 
 
 def _sample(loaded: _Loaded, context: Context, model: Model, options: StreamOptions, job: _Job) -> _Finished:
@@ -189,6 +196,7 @@ def _sample(loaded: _Loaded, context: Context, model: Model, options: StreamOpti
     try:
         for token in sampled:
             if job.stop.is_set():
+                job.record.aborted = True
                 break
             if llama_cpp.llama_vocab_is_eog(vocab, token):
                 reason = "stop"
@@ -202,6 +210,7 @@ def _sample(loaded: _Loaded, context: Context, model: Model, options: StreamOpti
                 break
     finally:
         sampled.close()
+        job.record.stopped_at = time.perf_counter()
     if tail := decoder.decode(b"", final=True):
         job.send(tail)
     return _Finished(reason, Usage(input=len(tokens), output=len(generated)))
@@ -274,7 +283,11 @@ def _load(path: Path, n_ctx: int) -> _Loaded:
     with _loading:
         loaded = _models.get((path, n_ctx))
         if loaded is None:
-            llm = llama_cpp.Llama(model_path=str(path), n_ctx=n_ctx, verbose=False)
+            # One thread count for prompt and tokens: llama.cpp's default batch threads (every core) spin
+            # against each other on a busy machine, and a cold prompt then took seconds instead of 0.6 s.
+            llm = llama_cpp.Llama(
+                model_path=str(path), n_ctx=n_ctx, n_threads=THREADS, n_threads_batch=THREADS, verbose=False
+            )
             template = llm.metadata.get("tokenizer.chat_template")
             if not template:
                 raise ProviderError(f"{path}: the GGUF file has no chat template")
