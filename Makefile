@@ -4,7 +4,7 @@ UV ?= uv
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.rein-installed
-# llama.cpp is compiled from source on the first install (about 5 minutes on 2 cores). The flags are
+# llama.cpp is compiled from source on the first install (3.5 minutes on 2 cores). The flags are
 # build settings, so uv keys its cache of the built wheel on them and later installs reuse it. A portable
 # build: -march=native crashes on some AVX-512 machines, and the multimodal library is not used.
 LLAMA_BUILD := $(foreach d,GGML_NATIVE=OFF GGML_AVX512=OFF LLAVA_BUILD=OFF,\
