@@ -67,7 +67,8 @@ from rein.ai import (
     TextDeltaEvent,
     UserMessage,
 )
-from rein.ai.providers.local import DEFAULT_CONTEXT, REPEAT_PENALTY, LocalProvider, _load, chat_messages
+from rein.ai.providers.local import DEFAULT_CONTEXT, REPEAT_PENALTY, LocalProvider, _load
+from rein.ai.providers.local_chat import chat_messages
 from rein.ai.providers.local_files import SYSTEM_PROMPT, model_file
 from rein.builtins import load_extensions
 from rein.extensions import Level

@@ -41,7 +41,8 @@ from rein.ai import (
     provider_names,
 )
 from rein.ai.providers import local, local_files
-from rein.ai.providers.local import BASH_PROMPT, Generation, LocalProvider, chat_messages, shell_commands
+from rein.ai.providers.local import Generation, LocalProvider
+from rein.ai.providers.local_chat import BASH_PROMPT, chat_messages, shell_commands
 from rein.ai.providers.local_files import SYSTEM_PROMPT, bundled_model, model_file
 from tests.ai.helpers import abort_at_first, check_contract, collect, kinds, run
 

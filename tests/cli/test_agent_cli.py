@@ -90,6 +90,7 @@ def test_with_no_key_rein_answers_on_the_local_model(dirs: tuple[Path, Path]) ->
     done = rein("-p", "Say hello.", home=home, cwd=project)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip()
+    assert done.stderr.startswith("rein: no API key is set, so the embedded local model answers (smollm2")
     (session,) = (home / ".rein" / "sessions").rglob("*.jsonl")
     replies = [json.loads(line) for line in session.read_text().splitlines()[1:]]
     assistant = [r["message"] for r in replies if r.get("message", {}).get("role") == "assistant"]

@@ -91,6 +91,12 @@ def build(options: argparse.Namespace, console: Console) -> AgentSession:
     model_id = options.model or general.get("model") or DEFAULT_MODELS.get(provider_name, "default")
     base_url = options.base_url or general.get("base_url")
     model = Model(provider=provider_name, id=str(model_id), base_url=str(base_url) if base_url else None)
+    if provider_name == "local" and not options.provider and "provider" not in general:
+        print(
+            f"rein: no API key is set, so the embedded local model answers ({model_id}: small, for trying"
+            " rein out); set ANTHROPIC_API_KEY or OPENAI_API_KEY for real work",
+            file=sys.stderr,
+        )
     if options.resume:
         store = Session.open(options.resume)
     elif options.resume_latest:

@@ -6,10 +6,8 @@ sampled one at a time in a worker thread, so the event loop never waits on the m
 stops generation at the next token. Usage is exact: prompt and generated tokens as the model counted
 them.
 
-Tools: a small model cannot emit structured tool calls reliably, so when the context offers `bash`
-the model is told to write the command in a ```bash block, and each such block of a finished reply
-becomes a `bash` tool call (stop reason "tool_use"); the agent's steering checks it like any other.
-Other tools are not offered. Tool results are replayed to the model as text.
+Tools: each ```bash block of a finished reply becomes a `bash` tool call when the context offers
+`bash` (stop reason "tool_use"; see `local_chat`), and the agent's steering checks it like any other.
 A loaded model is kept for the life of the process, keyed by file and context size; one generation
 runs on it at a time, and a retry reuses the prompt prefix already in its KV cache.
 """
@@ -21,7 +19,6 @@ import atexit
 import codecs
 import json
 import os
-import re
 import threading
 import time
 from collections.abc import AsyncGenerator, Callable
@@ -31,23 +28,16 @@ from typing import Literal, TypeAlias
 
 import llama_cpp
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
-from llama_cpp.llama_types import ChatCompletionRequestMessage
 
 from rein.ai._events import AssistantEvent, MessageBuilder
 from rein.ai._messages import (
-    AssistantMessage,
     Context,
     Model,
-    TextContent,
-    ThinkingContent,
-    ToolCall,
-    ToolResultMessage,
     Usage,
-    UserMessage,
 )
 from rein.ai._stream import AssistantStream, Reader, StreamOptions, run_stream
 from rein.ai.errors import ProviderError
-from rein.ai.providers import replayable
+from rein.ai.providers.local_chat import CALL_PREFIX, chat_messages, offers_bash, shell_commands
 from rein.ai.providers.local_files import model_file
 
 REPEAT_PENALTY = 1.1
@@ -57,12 +47,6 @@ DEFAULT_CONTEXT = 8192
 MIN_CONTEXT = 256
 THREADS = max(1, (os.cpu_count() or 2) // 2)
 """llama.cpp's own default for generation, used for the prompt too."""
-_NO_IMAGE = "[image omitted: the local model reads text only]"
-_SHELL_BLOCK = re.compile(r"^```(?:bash|sh|shell)[ \t]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
-_CALL_PREFIX = "local-"
-BASH_PROMPT = (
-    "To run a shell command, write it in a ```bash code block; rein runs it and shows you the output."
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,9 +119,9 @@ class LocalProvider:
                         if builder.open_block is not None:
                             yield builder.end()
                         builder.usage = item.usage
-                        commands = shell_commands("".join(text)) if _offers_bash(context) else []
+                        commands = shell_commands("".join(text)) if offers_bash(context) else []
                         for number, command in enumerate(commands, 1):
-                            yield builder.begin_tool_call(id=f"{_CALL_PREFIX}{number}", name="bash")
+                            yield builder.begin_tool_call(id=f"{CALL_PREFIX}{number}", name="bash")
                             yield builder.append(json.dumps({"command": command}))
                             yield builder.end()
                         yield builder.done("tool_use" if commands else item.stop_reason)
@@ -214,57 +198,6 @@ def _sample(loaded: _Loaded, context: Context, model: Model, options: StreamOpti
     if tail := decoder.decode(b"", final=True):
         job.send(tail)
     return _Finished(reason, Usage(input=len(tokens), output=len(generated)))
-
-
-def shell_commands(text: str) -> list[str]:
-    """The commands of the ```bash (or sh, shell) blocks of a reply, in order. A block of only comments
-    and blank lines runs nothing, so it is no call."""
-    return [
-        block.strip()
-        for block in _SHELL_BLOCK.findall(text)
-        if any(line.strip() and not line.lstrip().startswith("#") for line in block.splitlines())
-    ]
-
-
-def _offers_bash(context: Context) -> bool:
-    return any(tool.name == "bash" for tool in context.tools)
-
-
-def chat_messages(context: Context) -> list[ChatCompletionRequestMessage]:
-    """The conversation as chat-template messages; tool calls and results become text."""
-    messages: list[ChatCompletionRequestMessage] = []
-    system = "\n\n".join(
-        p for p in (context.system_prompt, BASH_PROMPT if _offers_bash(context) else "") if p
-    )
-    if system:
-        messages.append({"role": "system", "content": system})
-    for message in replayable(context.messages):
-        if isinstance(message, UserMessage):
-            text = "".join(b.text if isinstance(b, TextContent) else _NO_IMAGE for b in message.content)
-            messages.append({"role": "user", "content": text})
-        elif isinstance(message, ToolResultMessage):
-            text = "".join(b.text if isinstance(b, TextContent) else _NO_IMAGE for b in message.content)
-            outcome = "failed" if message.is_error else "returned"
-            messages.append({"role": "user", "content": f"[tool {message.tool_name} {outcome}]\n{text}"})
-        elif content := _assistant_text(message):
-            messages.append({"role": "assistant", "content": content})
-    return messages
-
-
-def _assistant_text(message: AssistantMessage) -> str:
-    parts: list[str] = []
-    for block in message.content:
-        match block:
-            case TextContent():
-                parts.append(block.text)
-            case ThinkingContent():
-                pass  # a local model's own thinking is not sent back
-            case ToolCall() if block.id.startswith(_CALL_PREFIX):
-                pass  # made from a ```bash block that the text already holds
-            case ToolCall():
-                arguments = block.raw_arguments or json.dumps(dict(block.arguments))
-                parts.append(f"\n[tool call {block.name} {arguments}]")
-    return "".join(parts).strip()
 
 
 @dataclass(slots=True)

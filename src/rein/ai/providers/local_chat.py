@@ -1,0 +1,83 @@
+"""What the local model reads and writes as text: the conversation rendered as chat messages, and the
+shell blocks of its replies read back as `bash` tool calls.
+
+A small model cannot emit structured tool calls reliably, so when the context offers `bash` the model is
+told to write a command in a ```bash block, and the provider turns each such block of a finished reply
+into a call whose id starts with `CALL_PREFIX`. Other tools are not offered. Earlier tool calls and
+their results are replayed as text, so the conversation stays readable to the model.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from llama_cpp.llama_types import ChatCompletionRequestMessage
+
+from rein.ai._messages import (
+    AssistantMessage,
+    Context,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+from rein.ai.providers import replayable
+
+BASH_PROMPT = (
+    "To run a shell command, write it in a ```bash code block; rein runs it and shows you the output."
+)
+CALL_PREFIX = "local-"
+"""The id prefix of the calls made from ```bash blocks."""
+_NO_IMAGE = "[image omitted: the local model reads text only]"
+_SHELL_BLOCK = re.compile(r"^```(?:bash|sh|shell)[ \t]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+def shell_commands(text: str) -> list[str]:
+    """The commands of the ```bash (or sh, shell) blocks of a reply, in order. A block of only comments
+    and blank lines runs nothing, so it is no call."""
+    return [
+        block.strip()
+        for block in _SHELL_BLOCK.findall(text)
+        if any(line.strip() and not line.lstrip().startswith("#") for line in block.splitlines())
+    ]
+
+
+def offers_bash(context: Context) -> bool:
+    return any(tool.name == "bash" for tool in context.tools)
+
+
+def chat_messages(context: Context) -> list[ChatCompletionRequestMessage]:
+    """The conversation as chat-template messages; tool calls and results become text."""
+    messages: list[ChatCompletionRequestMessage] = []
+    system = "\n\n".join(p for p in (context.system_prompt, BASH_PROMPT if offers_bash(context) else "") if p)
+    if system:
+        messages.append({"role": "system", "content": system})
+    for message in replayable(context.messages):
+        if isinstance(message, UserMessage):
+            text = "".join(b.text if isinstance(b, TextContent) else _NO_IMAGE for b in message.content)
+            messages.append({"role": "user", "content": text})
+        elif isinstance(message, ToolResultMessage):
+            text = "".join(b.text if isinstance(b, TextContent) else _NO_IMAGE for b in message.content)
+            outcome = "failed" if message.is_error else "returned"
+            messages.append({"role": "user", "content": f"[tool {message.tool_name} {outcome}]\n{text}"})
+        elif content := _assistant_text(message):
+            messages.append({"role": "assistant", "content": content})
+    return messages
+
+
+def _assistant_text(message: AssistantMessage) -> str:
+    parts: list[str] = []
+    for block in message.content:
+        match block:
+            case TextContent():
+                parts.append(block.text)
+            case ThinkingContent():
+                pass  # a local model's own thinking is not sent back
+            case ToolCall() if block.id.startswith(CALL_PREFIX):
+                pass  # made from a ```bash block that the text already holds
+            case ToolCall():
+                arguments = block.raw_arguments or json.dumps(dict(block.arguments))
+                parts.append(f"\n[tool call {block.name} {arguments}]")
+    return "".join(parts).strip()
