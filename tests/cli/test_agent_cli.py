@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from rein.ai._registry import _PROVIDERS
 from rein.ai.providers.local_files import local_available
-from rein.cli import agent
+from rein.cli import agent, demo
 from tests.cli.helpers import run_rein
 
 
@@ -139,3 +140,27 @@ def test_demo_takes_only_scripted(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     done = rein("demo", "--fast", home=home, cwd=project)
     assert done.returncode == 2 and "usage: rein demo [--scripted]" in done.stdout
+
+
+def test_a_local_provider_that_cannot_load_is_one_clear_line(
+    dirs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project, home = dirs
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setitem(_PROVIDERS, "local", "rein.ai.providers.not_installed:LocalProvider")
+    assert agent.run(["--cwd", str(project), "--provider", "local", "-p", "hi"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert err.startswith("rein: the local model cannot load (No module named") and "make demo" in err
+
+
+def test_demo_without_the_local_model_says_so_and_runs_the_scripted_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "100")  # the demo sets it when unset; keep it from leaking
+    monkeypatch.setattr(demo, "local_available", lambda: False)
+    monkeypatch.setattr(demo, "steering_demo", lambda console: None)
+    assert demo.run([]) == 0
+    out = capsys.readouterr().out
+    assert "The embedded local model is not installed" in out and "showing the scripted demo" in out
+    assert "stream rule fired: no-console-log" in out and "[steering:no-force-push@defaults]" in out

