@@ -21,6 +21,7 @@ from rein.ai._messages import (
     ThinkingContent,
     ToolCall,
     ToolResultMessage,
+    UserContent,
     UserMessage,
 )
 from rein.ai.providers import replayable
@@ -56,15 +57,18 @@ def chat_messages(context: Context) -> list[ChatCompletionRequestMessage]:
         messages.append({"role": "system", "content": system})
     for message in replayable(context.messages):
         if isinstance(message, UserMessage):
-            text = "".join(b.text if isinstance(b, TextContent) else _NO_IMAGE for b in message.content)
-            messages.append({"role": "user", "content": text})
+            messages.append({"role": "user", "content": _plain(message.content)})
         elif isinstance(message, ToolResultMessage):
-            text = "".join(b.text if isinstance(b, TextContent) else _NO_IMAGE for b in message.content)
             outcome = "failed" if message.is_error else "returned"
-            messages.append({"role": "user", "content": f"[tool {message.tool_name} {outcome}]\n{text}"})
+            text = f"[tool {message.tool_name} {outcome}]\n{_plain(message.content)}"
+            messages.append({"role": "user", "content": text})
         elif content := _assistant_text(message):
             messages.append({"role": "assistant", "content": content})
     return messages
+
+
+def _plain(content: tuple[UserContent, ...]) -> str:
+    return "".join(b.text if isinstance(b, TextContent) else _NO_IMAGE for b in content)
 
 
 def _assistant_text(message: AssistantMessage) -> str:
