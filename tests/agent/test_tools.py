@@ -8,10 +8,12 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rein.agent._tool import Tool, ToolContext, ToolError, ToolOutput
 from rein.agent.tools import Bash, Edit, Find, Grep, Ls, Read, Write, builtin_tools
-from rein.agent.tools.bash import truncate
+from rein.agent.tools.bash import _Tail, truncate
 from rein.ai import AbortSignal
 
 
@@ -126,6 +128,26 @@ def test_bash_streams_progress_and_truncates(tmp_path: Path) -> None:
     out = asyncio.run(go())
     assert updates and out.text.startswith("[... ") and out.text.rstrip().endswith("20000")
     assert truncate("abc", 10) == "abc"
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=st.text(alphabet="ab\u00e9\u20ac\U0001f600\n", max_size=300),
+    cuts=st.lists(st.integers(min_value=0, max_value=1200), max_size=12),
+    limit=st.integers(min_value=1, max_value=40),
+)
+def test_bash_output_tail_keeps_what_truncating_the_whole_output_keeps(
+    text: str, cuts: list[int], limit: int
+) -> None:
+    data = text.encode()
+    tail = _Tail(limit)
+    start = 0
+    for cut in sorted(c % (len(data) + 1) for c in cuts):  # reads may split a character's bytes
+        tail.feed(data[start:cut])
+        start = cut
+    tail.feed(data[start:], final=True)
+    assert tail.text() == truncate(text, limit)
+    assert len(tail.kept) <= 2 * limit + 4, "only the tail is held"
 
 
 def test_ls_grep_find(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import codecs
 import contextlib
 import os
 import signal
@@ -17,11 +18,35 @@ MAX_OUTPUT = 30_000
 KILL_GRACE = 2.0
 
 
-def truncate(output: str, limit: int = MAX_OUTPUT) -> str:
-    """Keep the tail (errors and results come last), saying how much was cut."""
-    if len(output) <= limit:
+def truncate(output: str, limit: int = MAX_OUTPUT, earlier: int = 0) -> str:
+    """Keep the tail (errors and results come last), saying how much was cut; `earlier` characters
+    were dropped before `output` already."""
+    cut = earlier + max(0, len(output) - limit)
+    if not cut:
         return output
-    return f"[... {len(output) - limit} characters cut ...]\n" + output[-limit:]
+    return f"[... {cut} characters cut ...]\n" + output[-limit:]
+
+
+class _Tail:
+    """What `truncate` would keep of the output so far, without holding all of it: the last characters
+    (at most twice the limit between trims) and how many came before them. Bytes are decoded
+    incrementally, so a character split across two reads stays whole."""
+
+    def __init__(self, limit: int = MAX_OUTPUT) -> None:
+        self.limit = limit
+        self.cut = 0
+        self.kept = ""
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+
+    def feed(self, data: bytes, *, final: bool = False) -> None:
+        self.kept += self._decoder.decode(data, final)
+        if len(self.kept) > 2 * self.limit:
+            excess = len(self.kept) - self.limit
+            self.cut += excess
+            self.kept = self.kept[excess:]
+
+    def text(self) -> str:
+        return truncate(self.kept, self.limit, self.cut)
 
 
 async def _kill_group(process: asyncio.subprocess.Process) -> None:
@@ -70,13 +95,13 @@ class Bash:
             stderr=asyncio.subprocess.STDOUT,
             start_new_session=True,  # its own process group, so abort reaches its children too
         )
-        chunks: list[str] = []
+        tail = _Tail()
 
         async def pump() -> None:
             assert process.stdout is not None
             while data := await process.stdout.read(4096):
-                chunks.append(data.decode("utf-8", errors="replace"))
-                context.on_update(ToolOutput(text=truncate("".join(chunks))))
+                tail.feed(data)
+                context.on_update(ToolOutput(text=tail.text()))
             await process.wait()
 
         reader = asyncio.ensure_future(pump())
@@ -93,13 +118,15 @@ class Bash:
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
             why = "aborted" if context.abort.aborted else f"timed out after {timeout} s"
+            tail.feed(b"", final=True)
             return ToolOutput(
-                text=truncate("".join(chunks)) + f"\n[command {why}; its process group was killed]",
+                text=tail.text() + f"\n[command {why}; its process group was killed]",
                 is_error=True,
                 details={"exit_code": None, "aborted": context.abort.aborted},
             )
         code = process.returncode
-        output = truncate("".join(chunks)) or "(no output)"
+        tail.feed(b"", final=True)
+        output = tail.text() or "(no output)"
         if code != 0:
             output += f"\n[exit code {code}]"
         return ToolOutput(text=output, is_error=code != 0, details={"exit_code": code})
