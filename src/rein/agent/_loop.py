@@ -64,6 +64,10 @@ class _Run:
         self.messages: list[AgentMessage] = []
         self.added: list[AgentMessage] = []
         self.tools = {tool.name: tool for tool in config.tools}
+        self.specs = tuple(
+            ToolSpec(name=t.name, description=t.description, parameters=cast(JsonObject, t.parameters))
+            for t in config.tools
+        )
 
     def stopped(self) -> bool:
         """Whether the run was aborted (a call, so checks after awaits are not narrowed away)."""
@@ -100,11 +104,9 @@ class _Run:
         history = list(self.messages)
         if config.transform_context is not None:
             history = await config.transform_context(history)
-        specs = tuple(
-            ToolSpec(name=t.name, description=t.description, parameters=cast(JsonObject, t.parameters))
-            for t in config.tools
+        context = Context(
+            system_prompt=config.system_prompt or None, messages=to_llm(history), tools=self.specs
         )
-        context = Context(system_prompt=config.system_prompt or None, messages=to_llm(history), tools=specs)
         stream_signal = AbortSignal()
         unregister = self.signal.on_abort(lambda: stream_signal.abort(self.signal.reason or "aborted"))
         options = dataclasses.replace(config.options, signal=stream_signal)

@@ -56,8 +56,7 @@ SessionListener = Callable[[str, object], None]
 def to_agent_message(item: ContextMessage) -> AgentMessage | None:
     """A stored context message in the loop's types; unreadable ones are skipped, not fatal."""
     if item.kind == "custom_message":
-        content = item.message.get("content")
-        text = content if isinstance(content, str) else _text_of(content)
+        text = _text_of(item.message.get("content"))  # the context gives custom content as blocks
         return CustomMessage(custom_type=item.custom_type or "custom", content=text, display=not item.hidden)
     try:
         return message_from_json(item.message)

@@ -48,12 +48,11 @@ class Keys:
     model_id: str
     thinking_level: str
     target_id: str
-    parent_session: str
 
 
 REIN_KEYS = Keys(
     "parent_id", "custom_type", "first_kept_entry_id", "tokens_before", "from_hook", "from_id",
-    "model_id", "thinking_level", "target_id", "parent_session",
+    "model_id", "thinking_level", "target_id",
 )  # fmt: skip
 
 

@@ -24,7 +24,7 @@ PI_VERSION = 3
 
 PI_KEYS = Keys(
     "parentId", "customType", "firstKeptEntryId", "tokensBefore", "fromHook", "fromId", "modelId",
-    "thinkingLevel", "targetId", "parentSession",
+    "thinkingLevel", "targetId",
 )  # fmt: skip
 
 

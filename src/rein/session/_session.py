@@ -189,7 +189,7 @@ class Session:
             return False
         if self._path is not None:
             append_line(self._path, line, fsync=self._fsync)
-        self._tree.add(canonical)
+        self._tree.insert(canonical)
         return True
 
     def branch(self, entry_id: str | None) -> None:

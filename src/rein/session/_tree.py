@@ -128,7 +128,7 @@ class SessionTree:
         Raises as `check`."""
         if not self.check(entry):
             return False
-        self._insert(entry, entry.parent_id)
+        self.insert(entry)
         return True
 
     def load(self, entry: Entry) -> Literal["added", "orphan", "same"]:
@@ -145,12 +145,16 @@ class SessionTree:
             )
         parent = entry.parent_id
         if parent is None or parent in entries:
-            self._insert(entry, parent)
+            self._link(entry, parent)
             return "added"
-        self._insert(entry, None)
+        self._link(entry, None)
         return "orphan"
 
-    def _insert(self, entry: Entry, parent: str | None) -> None:
+    def insert(self, entry: Entry) -> None:
+        """Add an entry that `check` accepted, and move the leaf to it."""
+        self._link(entry, entry.parent_id)
+
+    def _link(self, entry: Entry, parent: str | None) -> None:
         self._entries[entry.id] = entry
         self._parent[entry.id] = parent
         siblings = self._children.get(parent)
