@@ -9,6 +9,7 @@ plain JSON objects whose keys are the field names.
 from __future__ import annotations
 
 import dataclasses
+import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -78,6 +79,11 @@ class ToolCall:
     arguments: Mapping[str, JsonValue] = field(default_factory=dict)
     raw_arguments: str = ""
     arguments_error: str | None = None
+
+    @property
+    def arguments_text(self) -> str:
+        """The arguments as JSON text: as streamed, or encoded from `arguments` for a scripted call."""
+        return self.raw_arguments or json.dumps(dict(self.arguments))
 
 
 UserContent: TypeAlias = TextContent | ImageContent

@@ -92,7 +92,7 @@ class FauxProvider:
             builder.usage = Usage(input=_tokens(_context_chars(context)))
             for block in reply.blocks:
                 yield _begin(builder, block)
-                for piece in _chunks(_block_text(block), self._chunk_size):
+                for piece in pieces(_block_text(block), self._chunk_size):
                     if self._delay:
                         await reader.read(lambda: asyncio.sleep(self._delay))
                     yield builder.append(piece)
@@ -137,10 +137,11 @@ def _block_text(block: FauxBlock) -> str:
         case ThinkingContent():
             return block.thinking
         case ToolCall():
-            return block.raw_arguments or json.dumps(dict(block.arguments))
+            return block.arguments_text
 
 
-def _chunks(text: str, size: int) -> Iterator[str]:
+def pieces(text: str, size: int) -> Iterator[str]:
+    """`text` cut into pieces of `size` characters, as a stream sends it."""
     return (text[i : i + size] for i in range(0, len(text), size))
 
 

@@ -9,7 +9,6 @@ their results are replayed as text, so the conversation stays readable to the mo
 
 from __future__ import annotations
 
-import json
 import re
 
 from llama_cpp.llama_types import ChatCompletionRequestMessage
@@ -82,6 +81,6 @@ def _assistant_text(message: AssistantMessage) -> str:
             case ToolCall() if block.id.startswith(CALL_PREFIX):
                 pass  # made from a ```bash block that the text already holds
             case ToolCall():
-                arguments = block.raw_arguments or json.dumps(dict(block.arguments))
+                arguments = block.arguments_text
                 parts.append(f"\n[tool call {block.name} {arguments}]")
     return "".join(parts).strip()

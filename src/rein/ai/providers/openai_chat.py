@@ -9,7 +9,6 @@ to the model that produced it. Tool results are text only in this API; images in
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 from typing import Literal
 
@@ -148,7 +147,7 @@ def _assistant(message: AssistantMessage, model: Model) -> ChatCompletionAssista
             case ThinkingContent() if not own and not block.redacted:
                 text.append(block.thinking)
             case ToolCall():
-                arguments = block.raw_arguments or json.dumps(dict(block.arguments))
+                arguments = block.arguments_text
                 calls.append(
                     {
                         "id": block.id,

@@ -141,7 +141,7 @@ def _assistant_items(message: AssistantMessage, model: Model) -> list[ResponseIn
             case ThinkingContent() if block.thinking and not block.redacted:
                 items.append({"role": "assistant", "content": block.thinking})
             case ToolCall():
-                arguments = block.raw_arguments or json.dumps(dict(block.arguments))
+                arguments = block.arguments_text
                 items.append(
                     {"type": "function_call", "call_id": block.id, "name": block.name, "arguments": arguments}
                 )

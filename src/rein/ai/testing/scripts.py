@@ -12,21 +12,11 @@ a test exercises the same reassembly a real stream needs:
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-
 from rein.ai._messages import JsonValue, TextContent, ThinkingContent, ToolCall
+from rein.ai.providers.faux import pieces
 from rein.ai.testing.sse_server import Event, Reply
 
 Block = TextContent | ThinkingContent | ToolCall
-
-
-def pieces(text: str, chunk: int) -> Iterator[str]:
-    return (text[i : i + chunk] for i in range(0, len(text), chunk))
-
-
-def arguments_text(call: ToolCall) -> str:
-    return call.raw_arguments or json.dumps(dict(call.arguments))
 
 
 # Anthropic Messages -------------------------------------------------------------------------------
@@ -92,7 +82,7 @@ def anthropic_block(index: int, block: Block, chunk: int = 3) -> list[Event]:
         case ToolCall():
             start = {"type": "tool_use", "id": block.id, "name": block.name, "input": {}}
             deltas = [
-                {"type": "input_json_delta", "partial_json": p} for p in pieces(arguments_text(block), chunk)
+                {"type": "input_json_delta", "partial_json": p} for p in pieces(block.arguments_text, chunk)
             ]
     return [
         _anthropic("content_block_start", index=index, content_block=start),
@@ -150,7 +140,7 @@ def chat_reply(
                 deltas.append({"tool_calls": [head]})
                 deltas.extend(
                     {"tool_calls": [{"index": calls, "function": {"arguments": p}}]}
-                    for p in pieces(arguments_text(block), chunk)
+                    for p in pieces(block.arguments_text, chunk)
                 )
                 calls += 1
     events = [chat_chunk({"index": 0, "delta": d, "finish_reason": None}, model=model) for d in deltas]
@@ -303,9 +293,9 @@ def responses_item(seq: _Seq, index: int, block: Block, chunk: int) -> tuple[lis
                 seq.event(
                     "response.function_call_arguments.delta", item_id=item_id, output_index=index, delta=p
                 )
-                for p in pieces(arguments_text(block), chunk)
+                for p in pieces(block.arguments_text, chunk)
             )
-            done = {**added, "arguments": arguments_text(block), "status": "completed"}
+            done = {**added, "arguments": block.arguments_text, "status": "completed"}
     events.append(seq.event("response.output_item.done", output_index=index, item=done))
     return events, done
 
