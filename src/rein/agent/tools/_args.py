@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping
+from typing import overload
 
 from rein.agent._tool import ToolError
 
@@ -19,6 +20,10 @@ def text(args: Mapping[str, object], key: str, *, required: bool = True, default
     return value
 
 
+@overload
+def integer(args: Mapping[str, object], key: str, default: int, minimum: int = 0) -> int: ...
+@overload
+def integer(args: Mapping[str, object], key: str, default: None = None, minimum: int = 0) -> int | None: ...
 def integer(args: Mapping[str, object], key: str, default: int | None = None, minimum: int = 0) -> int | None:
     value = args.get(key)
     if value is None:

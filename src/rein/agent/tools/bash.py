@@ -82,7 +82,7 @@ class Bash:
 
     async def execute(self, args: Mapping[str, object], context: ToolContext) -> ToolOutput:
         command = _args.text(args, "command")
-        timeout = _args.integer(args, "timeout", DEFAULT_TIMEOUT, minimum=1) or DEFAULT_TIMEOUT
+        timeout = _args.integer(args, "timeout", DEFAULT_TIMEOUT, minimum=1)
         if not Path(context.cwd).is_dir():
             raise ToolError(f"working directory {context.cwd} does not exist")
         process = await asyncio.create_subprocess_exec(

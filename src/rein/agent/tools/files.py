@@ -54,7 +54,7 @@ class Read:
 
     async def execute(self, args: Mapping[str, object], context: ToolContext) -> ToolOutput:
         path = Path(_args.resolve(_args.text(args, "path"), context.cwd))
-        offset = _args.integer(args, "offset", 1, minimum=1) or 1
+        offset = _args.integer(args, "offset", 1, minimum=1)
         limit = _args.integer(args, "limit", None, minimum=1)
         lines = (await asyncio.to_thread(_read_text, path)).splitlines()
         total = len(lines)

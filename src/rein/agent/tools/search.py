@@ -57,7 +57,7 @@ class Ls(_Search):
 
     async def execute(self, args: Mapping[str, object], context: ToolContext) -> ToolOutput:
         path = _directory(args, context)
-        limit = _args.integer(args, "limit", 500, minimum=1) or 500
+        limit = _args.integer(args, "limit", 500, minimum=1)
         if not path.is_dir():
             raise ToolError(f"{path}: not a directory")
         entries = sorted(f"{p.name}/" if p.is_dir() else p.name for p in path.iterdir())
@@ -87,7 +87,7 @@ class Grep(_Search):
             raise ToolError(f"invalid regular expression: {error}") from None
         root = _directory(args, context)
         glob = _args.text(args, "glob", required=False)
-        limit = _args.integer(args, "limit", DEFAULT_LIMIT, minimum=1) or DEFAULT_LIMIT
+        limit = _args.integer(args, "limit", DEFAULT_LIMIT, minimum=1)
 
         def search() -> list[str]:
             hits: list[str] = []
@@ -126,7 +126,7 @@ class Find(_Search):
     async def execute(self, args: Mapping[str, object], context: ToolContext) -> ToolOutput:
         glob = _args.text(args, "pattern")
         root = _directory(args, context)
-        limit = _args.integer(args, "limit", DEFAULT_LIMIT, minimum=1) or DEFAULT_LIMIT
+        limit = _args.integer(args, "limit", DEFAULT_LIMIT, minimum=1)
 
         def find() -> list[str]:
             found: list[str] = []
