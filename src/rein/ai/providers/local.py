@@ -109,7 +109,6 @@ class LocalProvider:
             self._workers = [*(w for w in self._workers if w.is_alive()), worker]
             _running.add(stop)
             worker.start()
-            text: list[str] = []
             try:
                 while True:
                     item = await reader.read(queue.get)
@@ -119,7 +118,7 @@ class LocalProvider:
                         if builder.open_block is not None:
                             yield builder.end()
                         builder.usage = item.usage
-                        commands = shell_commands("".join(text)) if offers_bash(context) else []
+                        commands = shell_commands(builder.snapshot().text) if offers_bash(context) else []
                         for number, command in enumerate(commands, 1):
                             yield builder.begin_tool_call(id=f"{CALL_PREFIX}{number}", name="bash")
                             yield builder.append(json.dumps({"command": command}))
@@ -128,7 +127,6 @@ class LocalProvider:
                         return
                     if builder.open_block is None:
                         yield builder.begin_text()
-                    text.append(item)
                     yield builder.append(item)
             finally:
                 stop.set()  # an abort or an early close ends generation at the next token
@@ -174,7 +172,7 @@ def _sample(loaded: _Loaded, context: Context, model: Model, options: StreamOpti
     temperature = 0.8 if options.temperature is None else options.temperature
     decoder = codecs.getincrementaldecoder("utf-8")("replace")
     vocab = llama_cpp.llama_model_get_vocab(llm.model)
-    generated: list[int] = []
+    generated = 0
     reason: Literal["stop", "length"] = "length"
     sampled = llm.generate(tokens, temp=temperature, repeat_penalty=REPEAT_PENALTY)
     try:
@@ -186,18 +184,18 @@ def _sample(loaded: _Loaded, context: Context, model: Model, options: StreamOpti
                 reason = "stop"
                 break
             piece = decoder.decode(llm.detokenize([token]))
-            generated.append(token)
-            job.record.tokens = len(generated)
+            generated += 1
+            job.record.tokens = generated
             if piece:
                 job.send(piece)
-            if len(generated) >= limit:
+            if generated >= limit:
                 break
     finally:
         sampled.close()
         job.record.stopped_at = time.perf_counter()
     if tail := decoder.decode(b"", final=True):
         job.send(tail)
-    return _Finished(reason, Usage(input=len(tokens), output=len(generated)))
+    return _Finished(reason, Usage(input=len(tokens), output=generated))
 
 
 @dataclass(slots=True)
