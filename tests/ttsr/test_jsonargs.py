@@ -58,6 +58,11 @@ def test_path_keys() -> None:
     assert decode(json.dumps({"path": "  "}), 2)[1] == []
 
 
+def test_each_top_level_key_decides_for_its_own_value() -> None:
+    arguments = {"File-Path": "a.py", "content": "b.py", "target_file": ["c.py"], "file": "d.py"}
+    assert decode(json.dumps(arguments), 3)[1] == ["a.py", "d.py"]
+
+
 def test_keys_numbers_and_literals_are_skipped_nested_values_kept() -> None:
     text = json.dumps({"n": -1.5e3, "ok": True, "none": None, "edits": [{"old": "a", "new": "b"}], "s": "c"})
     decoded, _, decoder = decode(text, 4)

@@ -69,6 +69,8 @@ def test_a_database_that_fails_to_build_degrades_to_the_fallback(monkeypatch: py
     monkeypatch.setattr(plan_module, "compile_database", refuse)
     mgr = TtsrManager([coded("a", "needle_one"), coded("b", "chunky", extent="chunk")])
     assert [c.engine for c in mgr.plan.conditions] == ["hyperscan", "hyperscan"]
-    assert {c.condition.pattern for c in mgr.plan.sources["text"].fallbacks} == {"needle_one", "chunky"}
+    text = mgr.plan.sources["text"]
+    assert [c.condition.pattern for c in text.stream_fallbacks] == ["needle_one"]
+    assert [c.condition.pattern for c in text.chunk_fallbacks] == ["chunky"]
     assert "out of memory" in mgr.issues[0].reason and "fallback matcher" in mgr.issues[0].reason
     assert names(stream(mgr, "a needle_one and chunky", chunk=100)) == ["a", "b"]

@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 
 from rein.ttsr._parse import parse_rule
-from rein.ttsr._rule import Rule, RuleIssue
+from rein.ttsr._rule import Rule, RuleIssue, shadowed
 from rein.ttsr.errors import NotAStreamRule, RuleError
 
 BUILTIN_ORIGIN = "builtin"
@@ -126,8 +126,7 @@ def _add(item: Rule | RuleIssue, rules: list[Rule], issues: list[RuleIssue], see
         return
     first = seen.get(item.name)
     if first is not None:
-        reason = f"shadowed by {first.path} (same name, found first)"
-        issues.append(RuleIssue(path=item.path, rule=item.name, reason=reason, severity="info"))
+        issues.append(shadowed(item, first))
         return
     seen[item.name] = item
     rules.append(item)

@@ -85,13 +85,12 @@ def compile_error(pattern: str, flags: int) -> str | None:
 class Database:
     """A compiled, immutable set of expressions. Build it with `compile_database` (cached)."""
 
-    __slots__ = ("_db", "mode", "size")
+    __slots__ = ("_db", "mode")
 
     def __init__(self, expressions: Sequence[Expression], mode: Mode) -> None:
         if not expressions:
             raise HyperscanFailure("a database needs at least one expression")
         self.mode: Mode = mode
-        self.size = len(expressions)
         self._db = hyperscan.Database(mode=_MODES[mode])
         try:
             self._db.compile(

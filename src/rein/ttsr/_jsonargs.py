@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from rein.ttsr._rule import normalize_key
+
 PATH_KEYS: Final = frozenset({"path", "filepath", "file", "filename", "notebookpath", "targetfile"})
 """Top-level argument keys read as file paths, compared lower-cased without `_` and `-`."""
 
@@ -45,6 +47,7 @@ class JsonArgsDecoder:
         "_path_parts",
         "_stack",
         "_state",
+        "_top_is_path",
         "_top_key",
         "_values",
         "length",
@@ -61,6 +64,8 @@ class JsonArgsDecoder:
         self._key_parts: list[str] = []
         self._path_parts: list[str] | None = None
         self._top_key = ""
+        self._top_is_path = False
+        """`_top_key` is a file-path key (normalized once, when the key closes)."""
         self._values = 0
         self.length = 0
         """Characters of decoded text produced so far."""
@@ -164,8 +169,7 @@ class JsonArgsDecoder:
         top_level_value = len(self._stack) == 1 and self._stack[0] == "{"
         key_name = self._top_key if self._stack and self._stack[0] == "{" else ""
         self.spans.append(Span(self.length, key_name))
-        normalized = self._top_key.lower().replace("_", "").replace("-", "")
-        self._path_parts = [] if top_level_value and normalized in PATH_KEYS else None
+        self._path_parts = [] if top_level_value and self._top_is_path else None
 
     def _string(self, fragment: str, i: int, out: list[str]) -> int:
         if self._escape is not None:
@@ -234,6 +238,7 @@ class JsonArgsDecoder:
         if self._in_key:
             if len(self._stack) == 1:
                 self._top_key = "".join(self._key_parts)
+                self._top_is_path = normalize_key(self._top_key) in PATH_KEYS
             self._state = _COLON
             return
         if self._path_parts is not None:

@@ -92,7 +92,7 @@ class StreamMatcher:
         self._on_issue = on_issue
         self.text = StreamText()
         self._done: set[int] = set()
-        self._checks = {c.key: _Check(c, 0, permanent=True) for c in plan.fallbacks if c.extent != "chunk"}
+        self._checks = {c.key: _Check(c, 0, permanent=True) for c in plan.stream_fallbacks}
         self._last_newline = -1
         raw: list[tuple[int, int]] = []
         block_hits: list[tuple[int, int]] = []
@@ -136,7 +136,7 @@ class StreamMatcher:
             if newline >= 0:
                 self._last_newline = start + newline
             self._run_checks(found, complete=False)
-        if self._plan.fallbacks:
+        if self._plan.chunk_fallbacks:
             self._chunk_fallbacks(delta, start, found)
         return found
 
@@ -210,8 +210,8 @@ class StreamMatcher:
             self._chunk_check(condition, delta, start, found)
 
     def _chunk_fallbacks(self, delta: str, start: int, found: list[Hit]) -> None:
-        for condition in self._plan.fallbacks:
-            if condition.extent == "chunk" and self._live(condition):
+        for condition in self._plan.chunk_fallbacks:
+            if self._live(condition):
                 self._chunk_check(condition, delta, start, found)
 
     def _chunk_check(self, condition: PlannedCondition, delta: str, start: int, found: list[Hit]) -> None:

@@ -18,6 +18,7 @@ from rein.ttsr._rule import (
     RepeatMode,
     Rule,
     RuleFormat,
+    normalize_key,
 )
 from rein.ttsr._scope import ScopeError, check_globs, parse_scope, split_list
 from rein.ttsr._syntax import (
@@ -35,17 +36,13 @@ REMINDER_LIMIT = 1024
 _CONDITION_KEYS = ("condition", "ttsrtrigger", "trigger")
 
 
-def _key(name: str) -> str:
-    return name.lower().replace("_", "").replace("-", "")
-
-
 class _Fields:
     """Frontmatter values looked up by normalized key, raising `RuleError` at the key's line."""
 
     def __init__(self, fields: dict[str, object], lines: dict[str, int], path: str) -> None:
-        self._values = {_key(k): v for k, v in fields.items()}
-        self._written = {_key(k): k for k in fields}
-        self._lines = {_key(k): v for k, v in lines.items()}
+        self._values = {normalize_key(k): v for k, v in fields.items()}
+        self._written = {normalize_key(k): k for k in fields}
+        self._lines = {normalize_key(k): v for k, v in lines.items()}
         self.path = path
 
     def has(self, key: str) -> bool:

@@ -77,8 +77,10 @@ class SourcePlan:
     block_db: Database | None
     block_ids: tuple[PlannedCondition, ...]
     """`chunk`-extent conditions, scanned one delta at a time in `block_db`."""
-    fallbacks: tuple[PlannedCondition, ...]
-    """`regex`-only conditions without a gate: checked on every delta."""
+    stream_fallbacks: tuple[PlannedCondition, ...]
+    """`regex`-only conditions without a gate (`line`, `accumulated`): a permanent check per stream."""
+    chunk_fallbacks: tuple[PlannedCondition, ...]
+    """`regex`-only conditions without a gate (`chunk`): searched in every delta."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -196,7 +198,8 @@ def _source_plan(conditions: list[PlannedCondition], issues: list[RuleIssue]) ->
         stream_ids=tuple(streamed),
         block_db=block_db,
         block_ids=tuple(blocks),
-        fallbacks=tuple(fallbacks),
+        stream_fallbacks=tuple(c for c in fallbacks if c.extent != "chunk"),
+        chunk_fallbacks=tuple(c for c in fallbacks if c.extent == "chunk"),
     )
 
 

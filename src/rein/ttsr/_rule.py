@@ -35,6 +35,12 @@ REPEAT_MODES: tuple[RepeatMode, ...] = ("once", "after-gap")
 EXTENTS: tuple[Extent, ...] = ("line", "chunk", "accumulated")
 
 
+def normalize_key(name: str) -> str:
+    """A key as every TTSR key is compared (frontmatter, settings, tool-call arguments): lower-cased,
+    without `_` or `-`, so `filePath`, `file_path` and `file-path` are one key."""
+    return name.lower().replace("_", "").replace("-", "")
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Condition:
     """One regular expression of a rule. A rule's conditions are OR'd."""
@@ -161,3 +167,9 @@ class RuleIssue:
     def __str__(self) -> str:
         where = self.path if self.line is None else f"{self.path}:{self.line}"
         return f"{where}: {self.reason}"
+
+
+def shadowed(rule: Rule, first: Rule) -> RuleIssue:
+    """The `info` issue of `rule`, hidden by `first`, an earlier rule of the same name (the first wins)."""
+    reason = f"shadowed by {first.path or first.origin} (same name, found first)"
+    return RuleIssue(path=rule.path, rule=rule.name, reason=reason, severity="info")

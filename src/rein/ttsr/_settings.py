@@ -6,7 +6,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import Literal
 
-from rein.ttsr._rule import INTERRUPT_MODES, REPEAT_MODES, InterruptMode, RepeatMode, Rule, RuleIssue
+from rein.ttsr._rule import (
+    INTERRUPT_MODES,
+    REPEAT_MODES,
+    InterruptMode,
+    RepeatMode,
+    Rule,
+    RuleIssue,
+    normalize_key,
+    shadowed,
+)
 from rein.ttsr.errors import SettingsError
 
 ContextMode = Literal["discard", "keep"]
@@ -43,20 +52,16 @@ class TtsrSettings:
     @classmethod
     def from_mapping(cls, data: Mapping[str, object], *, source: str = "[ttsr]") -> TtsrSettings:
         """Validate a mapping (the `[ttsr]` table). Raises `SettingsError` naming `source` and the key."""
-        known = {_key(f.name): f.name for f in fields(cls)}
+        known = {normalize_key(f.name): f.name for f in fields(cls)}
         values: dict[str, object] = {}
         for raw_key, value in data.items():
-            name = known.get(_key(raw_key))
+            name = known.get(normalize_key(raw_key))
             if name is None:
                 raise SettingsError(
                     f"{source}: unknown key {raw_key!r}; known keys: {', '.join(sorted(known.values()))}"
                 )
             values[name] = _check(name, value, f"{source}.{raw_key}")
         return cls(**values)  # type: ignore[arg-type]
-
-
-def _key(name: str) -> str:
-    return name.lower().replace("_", "").replace("-", "")
 
 
 def _check(name: str, value: object, where: str) -> object:
@@ -89,16 +94,21 @@ def _check(name: str, value: object, where: str) -> object:
 
 
 def select_rules(rules: Iterable[Rule], settings: TtsrSettings) -> tuple[list[Rule], list[RuleIssue]]:
-    """Keep the rules `settings` allow, first of each name; the others come back as `info` issues."""
+    """Keep the rules `settings` allow, first of each name; the others come back as `info` issues.
+
+    `discover_rules` already keeps one rule per name and reports the rest; the check here covers rules
+    handed to `TtsrManager` any other way (its per-rule state is keyed by name)."""
     kept: list[Rule] = []
     skipped: list[RuleIssue] = []
     seen: dict[str, Rule] = {}
     disabled = set(settings.disabled_rules)
     for rule in rules:
         reason = None
-        if rule.name in seen:
-            reason = f"shadowed by {seen[rule.name].path or seen[rule.name].origin} (same name, found first)"
-        elif rule.name in disabled:
+        first = seen.get(rule.name)
+        if first is not None:
+            skipped.append(shadowed(rule, first))
+            continue
+        if rule.name in disabled:
             reason = "disabled in settings (disabled_rules)"
         elif rule.builtin and not settings.builtin_rules:
             reason = "built-in rules are off (builtin_rules = false)"
