@@ -117,6 +117,11 @@ class UserMessage:
         """A user message of one text block followed by `images`."""
         return cls(content=(TextContent(text=text), *images))
 
+    @property
+    def text(self) -> str:
+        """All text blocks joined, without images."""
+        return "".join(block.text for block in self.content if isinstance(block, TextContent))
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AssistantMessage:
@@ -158,6 +163,11 @@ class ToolResultMessage:
     content: tuple[UserContent, ...]
     is_error: bool = False
     timestamp: int = field(default_factory=now_ms)
+
+    @property
+    def text(self) -> str:
+        """All text blocks joined, without images."""
+        return "".join(block.text for block in self.content if isinstance(block, TextContent))
 
 
 Message: TypeAlias = UserMessage | AssistantMessage | ToolResultMessage

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from rein.agent import AgentEvent, AgentMessage, CustomMessage
-from rein.ai import AssistantMessage, Model, StreamOptions, TextContent, ToolResultMessage, get_provider
+from rein.ai import AssistantMessage, Model, StreamOptions, ToolResultMessage, get_provider
 from rein.ai.providers.local_files import BUNDLED, SYSTEM_PROMPT
 from rein.builtins.ttsr import INJECTION_MESSAGE
 from rein.cli._demo_session import Report, Setup
@@ -68,11 +68,11 @@ class LocalReport:
         self.turns = 0
         cuts = sum(isinstance(m, CustomMessage) and m.custom_type == INJECTION_MESSAGE for m in added)
         replies = [m for m in added if isinstance(m, AssistantMessage)]
-        blocked = [m for m in added if isinstance(m, ToolResultMessage) and "[steering:" in _text(m)]
+        blocked = [m for m in added if isinstance(m, ToolResultMessage) and "[steering:" in m.text]
         calls = [m for m in added if isinstance(m, ToolResultMessage)]
         lines: list[str] = []
         if cuts:
-            final = _text(replies[-1]) if replies else ""
+            final = replies[-1].text if replies else ""
             lines.append(
                 f"The stream rule cut the reply {cuts} time(s) and the turn was retried. "
                 + (
@@ -93,9 +93,3 @@ class LocalReport:
             lines.append("The model wrote nothing a rule watches for this time, so nothing fired.")
         for line in lines:
             self.console.print(f"[bold]what happened:[/] {escape(line)}")
-
-
-def _text(message: AgentMessage) -> str:
-    if isinstance(message, CustomMessage):
-        return message.content
-    return "".join(block.text for block in message.content if isinstance(block, TextContent))

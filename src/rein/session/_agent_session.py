@@ -26,12 +26,10 @@ from rein.agent import (
 )
 from rein.ai import (
     AbortSignal,
-    AssistantMessage,
     MessageFormatError,
     Model,
     Provider,
     StreamOptions,
-    TextContent,
     UserMessage,
     message_from_json,
     message_to_json,
@@ -283,8 +281,4 @@ def _drain(queue: list[AgentMessage]) -> list[AgentMessage]:
 
 def custom_text(message: AgentMessage) -> str:
     """The text a UI shows for a message (custom or model message)."""
-    if isinstance(message, CustomMessage):
-        return message.content
-    if isinstance(message, AssistantMessage):
-        return message.text
-    return "".join(b.text for b in message.content if isinstance(b, TextContent))
+    return message.content if isinstance(message, CustomMessage) else message.text

@@ -55,7 +55,7 @@ FauxScript: TypeAlias = Sequence[FauxTurn | Callable[[Context], FauxTurn]] | Cal
 def echo(context: Context) -> FauxTurn:
     """The default script: repeat the last user text."""
     last = next((m for m in reversed(context.messages) if isinstance(m, UserMessage)), None)
-    text = "".join(b.text for b in last.content if isinstance(b, TextContent)) if last else ""
+    text = last.text if last else ""
     return [TextContent(text=f"You said: {text}" if text else "Hello from the faux provider.")]
 
 
