@@ -15,6 +15,7 @@ from rein.agent import AgentMessage
 from rein.agent.tools import builtin_tools
 from rein.ai import Model, Provider, StreamOptions
 from rein.builtins import load_extensions
+from rein.builtins.ttsr import INJECTION_ENTRY
 from rein.cli._render import Printer, TerminalUI
 from rein.session import AgentSession, Session
 
@@ -79,9 +80,9 @@ async def run_session(console: Console, setup: Setup, watch: Callable[[AgentSess
                 report(added)
             console.print()
         await session.shutdown()
-        lines = store.path.read_text().splitlines()[1:] if store.path else []
-        injections = sum('"ttsr_injection"' in line for line in lines)
+        entries = len(store.path.read_text().splitlines()) - 1 if store.path else 0
+        injections = len(session.custom_entries(INJECTION_ENTRY))
         console.print(
-            f"[dim]{len(lines)} session entries written; ttsr_injection records among them: {injections}.[/]"
+            f"[dim]{entries} session entries written; ttsr_injection records among them: {injections}.[/]"
         )
     return 0
