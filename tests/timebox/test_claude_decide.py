@@ -165,6 +165,39 @@ def test_tokens_are_counted_from_the_transcript(claude: Claude, tmp_path: Path) 
     assert nudged.notices[0].startswith("Timebox: the budget is nearly spent (2k tokens left of 10k)")
 
 
+def test_the_transcript_is_read_only_for_a_budget_still_decided_on(
+    claude: Claude, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rein.timebox_rein import _claude_state
+
+    reads: list[int] = []
+
+    def counting(path: str | None, start_time: int) -> int:
+        reads.append(start_time)
+        return transcript_tokens(path, start_time)
+
+    monkeypatch.setattr(_claude_state, "transcript_tokens", counting)
+    transcript = tmp_path / "t.jsonl"
+    stamp = "2023-11-14T22:13:21.000Z"  # T0 + 1s
+    usage = {"input_tokens": 4000, "output_tokens": 3000}
+    transcript.write_text(
+        json.dumps({"type": "assistant", "timestamp": stamp, "message": {"id": "m1", "usage": usage}}) + "\n"
+    )
+    where = {"transcript_path": str(transcript)}
+    claude.prompt("$timebox tokens:100k")
+    assert claude.event("SessionStart", source="resume", **where).notices[0].startswith("Timebox restored.")
+    assert reads == [T0]  # restore and its status share one count
+    claude.prompt("$timebox tokens:5k")
+    reads.clear()
+    assert claude.event("PreToolUse", tool_name="Bash", **where).stop
+    assert reads == [T0]
+    reads.clear()
+    assert claude.event("PreToolUse", tool_name="Bash", **where).stop  # spent: still stopped this turn
+    for name in ("PostToolUse", "Stop", "UserPromptSubmit", "PreToolUse", "SessionStart"):
+        claude.event(name, tool_name="Bash", prompt="go", **where)
+    assert reads == []
+
+
 def test_transcript_tokens(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
 

@@ -61,7 +61,7 @@ def test_restore_re_derives_the_nudge_from_what_was_counted() -> None:
     result = restore([ACTIVE_RECORD], now=T0 + MIN, measure=measure)
     assert isinstance(result, Restored) and result.budget.soft_nudge_sent
     fresh = restore([ACTIVE_RECORD], now=T0 + MIN, measure=lambda _: Usage(user_messages=3))
-    assert fresh == Restored(budget=BUDGET)
+    assert fresh == Restored(budget=BUDGET, usage=Usage(user_messages=3))
 
 
 def test_a_budget_without_a_time_limit_never_expires() -> None:

@@ -35,11 +35,8 @@ class Recorder:
     def __init__(self) -> None:
         self.calls: list[tuple[str, object]] = []
 
-    def append_active(self, budget: Budget) -> None:
-        self.calls.append(("append_active", budget))
-
-    def append_off(self, disabled_at: int) -> None:
-        self.calls.append(("append_off", disabled_at))
+    def append(self, record: Record) -> None:
+        self.calls.append(("append", record))
 
     def load_records(self) -> Sequence[Record]:
         return []
@@ -74,8 +71,8 @@ def test_apply_hands_each_effect_to_its_contract_method_in_order() -> None:
     apply(effects, store=recorder, ui=recorder, agent=recorder, run_on_stop=recorder.run)
     assert recorder.calls == [
         ("info", "hi"),
-        ("append_active", budget),
-        ("append_off", T0),
+        ("append", ActiveRecord(budget=budget)),
+        ("append", OffRecord(disabled_at=T0)),
         ("run", "lmk done"),
         ("abort", None),
         ("prompt", "WRAP UP"),
@@ -135,6 +132,21 @@ def test_command_status_and_off() -> None:
             Append(record=OffRecord(disabled_at=T0 + 5)),
             Notify(message="Timebox disabled.", level="info"),
         ),
+    )
+
+
+def test_session_start_measures_the_restored_budget_once() -> None:
+    budget = Budget(turn_limit=10, start_time=T0, start_turn=2)
+    measured: list[Budget] = []
+
+    def measure(counted: Budget) -> Usage:
+        measured.append(counted)
+        return Usage(user_messages=5)
+
+    step = session_start([ActiveRecord(budget=budget)], now=T0 + MIN, measure=measure)
+    assert measured == [budget]
+    assert step.effects == (
+        Notify(message="Timebox restored. Timebox: no time limit | 7 turns left (3/10)", level="info"),
     )
 
 

@@ -115,6 +115,8 @@ class NoBudget:
 class Restored:
     status: Literal["restored"] = "restored"
     budget: Budget
+    usage: Usage = Usage()
+    """What the restore measured for the budget (so the caller need not count it again)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -27,12 +27,9 @@ RunOnStop = Callable[[str], None]
 
 
 class BudgetStore(Protocol):
-    def append_active(self, budget: Budget) -> None:
-        """Persist a `timebox-active` record (a budget set, or spent)."""
-        ...
-
-    def append_off(self, disabled_at: int) -> None:
-        """Persist a `timebox-off` record."""
+    def append(self, record: Record) -> None:
+        """Persist a record (a budget set or spent, or the timebox turned off): store
+        `record_data(record)`, the form `read_record` reads back."""
         ...
 
     def load_records(self) -> Sequence[Record]:

@@ -129,7 +129,8 @@ def restore(
 
     An `off` record first: nothing to restore. An `active` one: nothing if that budget was already
     spent (its hard stop fired); `Expired` if its time ran out; else `Restored`, with `soft_nudge_sent`
-    re-derived from what `measure` counts for it (so a reload past 80 percent does not nudge again).
+    re-derived from what `measure` counts for it (so a reload past 80 percent does not nudge again) and
+    that count carried in `usage`. `measure` is called at most once.
     """
     for record in reversed(records):
         if isinstance(record, OffRecord):
@@ -139,6 +140,7 @@ def restore(
             return NoBudget()
         if budget.time_limit_ms is not None and now - budget.start_time >= budget.time_limit_ms:
             return Expired(budget=budget)
-        nudged = budget.soft_nudge_sent or worst_ratio(budget, now=now, usage=measure(budget)) >= NUDGE_AT
-        return Restored(budget=replace(budget, soft_nudge_sent=nudged))
+        usage = measure(budget)
+        nudged = budget.soft_nudge_sent or worst_ratio(budget, now=now, usage=usage) >= NUDGE_AT
+        return Restored(budget=replace(budget, soft_nudge_sent=nudged), usage=usage)
     return NoBudget()

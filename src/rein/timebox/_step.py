@@ -135,7 +135,7 @@ def session_start(records: Sequence[Record], *, now: int, measure: Callable[[Bud
             message = f"Timebox ({limits}) ran out while the session was closed; it was not restored."
             return Step(budget=None, effects=(Notify(message=message, level="warning"),))
         case Restored():
-            status = status_text(result.budget, now=now, usage=measure(result.budget))
+            status = status_text(result.budget, now=now, usage=result.usage)
             return Step(budget=result.budget, effects=(_info(f"Timebox restored. {status}"),))
         case _:
             assert_never(result)
@@ -203,7 +203,7 @@ def apply(
             case Notify():
                 ui.notify(effect.message, effect.level)
             case Append():
-                _append(store, effect.record)
+                store.append(effect.record)
             case RunCommand():
                 run_on_stop(effect.command)
             case Abort():
@@ -212,13 +212,3 @@ def apply(
                 agent.append_system_prompt(effect.text)
             case _:
                 assert_never(effect)
-
-
-def _append(store: BudgetStore, record: Record) -> None:
-    match record:
-        case ActiveRecord():
-            store.append_active(record.budget)
-        case OffRecord():
-            store.append_off(record.disabled_at)
-        case _:
-            assert_never(record)

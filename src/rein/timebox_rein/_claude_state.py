@@ -11,19 +11,20 @@ from pathlib import Path
 from rein.hooks._run import Payload
 from rein.timebox import (
     ACTIVE,
-    OFF,
+    ActiveRecord,
     Budget,
     Level,
+    OffRecord,
     Record,
     Step,
     Usage,
     agent_start,
     apply,
-    budget_data,
     command,
     current,
     prompt_warning,
     read_record,
+    record_data,
     session_start,
     turn_start,
     usage_of,
@@ -48,12 +49,10 @@ class _Bridges:
         self.budget = self.loaded
         self._recorded: Budget | None = None
 
-    def append_active(self, budget: Budget) -> None:
-        self._journal.append(ACTIVE, budget_data(budget))
-        self._recorded = budget
-
-    def append_off(self, disabled_at: int) -> None:
-        self._journal.append(OFF, {"disabledAt": disabled_at})
+    def append(self, record: Record) -> None:
+        self._journal.append(*record_data(record))
+        if isinstance(record, ActiveRecord):
+            self._recorded = record.budget
 
     def load_records(self) -> list[Record]:
         lines = self._journal.lines
@@ -86,7 +85,7 @@ class _Bridges:
         """Record the budget if this call changed it without recording it (a nudge sent, a restore's
         re-derived nudge): the next hook process starts from the journal."""
         if self.budget is not None and self.budget not in (self.loaded, self._recorded):
-            self.append_active(self.budget)
+            self.append(ActiveRecord(budget=self.budget))
 
     def stopped_this_turn(self) -> bool:
         """The newest budget record is a spent one and no prompt went to Claude since."""
@@ -121,13 +120,16 @@ def _on_event(event: str, bridges: _Bridges, journal: Journal, now: int) -> None
         step = session_start(bridges.load_records(), now=now, measure=lambda b: usage_of(bridges, b))
         restored = bridges.carry_out(step)
         if budget is not None and budget.active and restored is None:
-            bridges.append_off(now)  # expired while closed: not restored, so not enforced later
+            # Expired while closed: not restored, so not enforced later.
+            bridges.append(OffRecord(disabled_at=now))
         return
     if budget is None:
         return
-    usage = usage_of(bridges, budget)
+    # `usage_of` may read the whole transcript (a token limit), so only an active budget is counted.
     if event == "UserPromptSubmit":
-        # `usage` counts the prompts before this one, as `turn_start` and `agent_start` expect.
+        # `usage` counts the prompts before this one, as `turn_start` and `agent_start` expect (both
+        # leave a spent budget as it is, without reading its usage).
+        usage = usage_of(bridges, budget) if budget.active else Usage()
         after = bridges.carry_out(turn_start(budget, now=now, usage=usage))
         if not bridges.aborted:
             journal.append(TURN)
@@ -138,6 +140,7 @@ def _on_event(event: str, bridges: _Bridges, journal: Journal, now: int) -> None
             bridges.notices.append("Timebox budget spent.")
     else:
         # Mid-run: this run's prompt is already counted; the stop counts the prompts before it.
+        usage = usage_of(bridges, budget)
         before = Usage(user_messages=max(0, usage.user_messages - 1), tokens=usage.tokens)
         after = bridges.carry_out(turn_start(budget, now=now, usage=before))
         if after is not None and after.active and after.soft_nudge_sent and not budget.soft_nudge_sent:

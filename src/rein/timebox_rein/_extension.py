@@ -35,9 +35,9 @@ from rein.timebox import (
     Usage,
     agent_start,
     apply,
-    budget_data,
     command,
     read_record,
+    record_data,
     session_start,
     status_text,
     turn_start,
@@ -58,11 +58,8 @@ class _Store:
         self._rein = rein
         self._session = session
 
-    def append_active(self, budget: Budget) -> None:
-        self._rein.append_entry(ACTIVE, budget_data(budget))
-
-    def append_off(self, disabled_at: int) -> None:
-        self._rein.append_entry(OFF, {"disabledAt": disabled_at})
+    def append(self, record: Record) -> None:
+        self._rein.append_entry(*record_data(record))
 
     def load_records(self) -> Sequence[Record]:
         """The session view lists entries per type, so both types are merged by their own times
