@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from rein.agent import ToolContext, ToolOutput
 from rein.agent.tools import Ls
 from rein.ai import TextContent, ToolCall, ToolResultMessage
+from rein.builtins.steering import ENTRY as STEERING_ENTRY
+from rein.session import Session
 from tests.builtins.conftest import MakeHarness
 
 
@@ -108,3 +110,86 @@ def test_an_extension_tool_is_offered_and_run(harness: MakeHarness) -> None:
     added = asyncio.run(h.session.prompt("go"))
     result = next(m for m in added if isinstance(m, ToolResultMessage))
     assert str(result.content[0]).count("HI") == 1 and "shout" in [t.name for t in h.session.tools]
+
+
+SINCE_CONFIG = """
+[[rule]]
+name = "test-before-commit"
+command = "git"
+subcommand = "commit"
+reason = "Run the tests and commit after they pass."
+[rule.when.not.happened]
+event = "tests-passed"
+in = "session"
+since = "file-written"
+
+[[observer]]
+name = "tests"
+writes = ["tests-passed"]
+watch = { tool = "bash", command = "^true$", exit_code = 0 }
+
+[[observer]]
+name = "edits"
+writes = ["file-written"]
+watch = { tool = "write" }
+"""
+
+
+def write(id: str, path: str) -> ToolCall:
+    return ToolCall(id=id, name="write", arguments={"path": path, "content": "x\n"})
+
+
+def blocked(results: list[ToolResultMessage]) -> list[bool]:
+    return [m.is_error and "[steering:test-before-commit@user]" in str(m.content[0]) for m in results]
+
+
+def test_happened_since_orders_entries_of_different_types(harness: MakeHarness) -> None:
+    # Each tool call and result used to number its entries from 1, so `tests-passed` and
+    # `file-written` tied and "tests passed since the last write" was never true.
+    h = harness(
+        [
+            [write("1", "a.txt")],
+            [bash("2", "true")],
+            [bash("3", "git commit -m x --dry-run")],
+            [write("4", "b.txt")],
+            [bash("5", "git commit -m x --dry-run")],
+            [TextContent(text="ok")],
+        ]
+    )
+    (h.project / ".rein").mkdir()
+    (h.project / ".rein" / "steering.toml").write_text(SINCE_CONFIG)
+    asyncio.run(h.session.start())
+    added = asyncio.run(h.session.prompt("commit"))
+    results = [m for m in added if isinstance(m, ToolResultMessage)]
+    assert blocked(results) == [False, False, False, False, True]
+    stored = h.session.custom_entries(STEERING_ENTRY)
+    assert [(e["type"], e["seq"]) for e in stored] == [
+        ("file-written", 1),
+        ("tests-passed", 2),
+        ("file-written", 3),
+    ]
+
+
+def test_happened_since_keeps_its_order_across_a_resume(harness: MakeHarness) -> None:
+    h = harness([[bash("1", "true")], [write("2", "a.txt")], [bash("3", "true")], [TextContent(text="ok")]])
+    (h.project / ".rein").mkdir()
+    (h.project / ".rein" / "steering.toml").write_text(SINCE_CONFIG)
+    asyncio.run(h.session.start())
+    asyncio.run(h.session.prompt("test"))
+    assert h.store.path is not None
+    resumed = harness(
+        [
+            [bash("4", "git commit -m x --dry-run")],
+            [write("5", "b.txt")],
+            [bash("6", "git commit -m x --dry-run")],
+            [TextContent(text="ok")],
+        ],
+        store=Session.open(h.store.path),
+    )
+    asyncio.run(resumed.session.start())
+    added = asyncio.run(resumed.session.prompt("commit"))
+    results = [m for m in added if isinstance(m, ToolResultMessage)]
+    # The tests passed after the last write of the first run; the write after the resume numbers
+    # after every stored entry, so it is newer than those tests.
+    assert blocked(results) == [False, False, True]
+    assert [e["seq"] for e in resumed.session.custom_entries(STEERING_ENTRY)] == [1, 2, 3, 4]

@@ -1,6 +1,14 @@
 """The built-in steering extension: tool calls are evaluated before they run, results dispatched to
 observers after; observer entries are session `custom` entries, so `when.happened` survives resume.
 
+Every steering entry is one `custom` entry of type `steering` (`ENTRY`), whatever its steering type:
+
+    {"type": "tests-passed", "data": {...}, "agent_loop": 2, "seq": 7}
+
+`seq` orders entries of all types together (`when.happened ... since` compares them): each append
+numbers after the highest `seq` stored on the session's branch, so the order holds across tool
+calls, entry types and a resumed session.
+
 The agent-loop index (for `in = "agent_loop"`) advances on every agent_start.
 """
 
@@ -23,42 +31,44 @@ from rein.steering import (
     load_policy,
 )
 
-PREFIX = "steering:"
-"""Custom entry types of steering entries: `steering:<entry type>`."""
+ENTRY = "steering"
+"""The `custom` entry type every steering entry is stored under; its data names the steering type."""
 
-# rein's tool names and argument names to steering's tools and fields.
-_TOOLS = {"bash": "bash", "write": "write", "edit": "edit", "read": "read"}
+# rein's tool names, which are also steering's.
+_TOOLS = frozenset({"bash", "write", "edit", "read"})
+
+
+def _entry(data: Mapping[str, object]) -> Entry | None:
+    kind, payload, loop, seq = data.get("type"), data.get("data"), data.get("agent_loop"), data.get("seq")
+    if not isinstance(kind, str):
+        return None
+    return Entry(
+        type=kind,
+        data=MappingProxyType(dict(payload)) if isinstance(payload, Mapping) else MappingProxyType({}),
+        agent_loop=loop if isinstance(loop, int) else 0,
+        seq=seq if isinstance(seq, int) else 0,
+    )
 
 
 class SessionEntries:
-    """An `EntryStore` over the session's custom entries."""
+    """An `EntryStore` over the session's `steering` custom entries (on the current branch)."""
 
     def __init__(self, rein: ExtensionAPI, view: SessionView) -> None:
         self.rein = rein
         self.view = view
-        self.seq = 0
+        self._last = 0  # this store's last `seq`, in case the host's view lags behind its appends
+
+    def _stored(self) -> list[Entry]:
+        return [entry for data in self.view.custom_entries(ENTRY) if (entry := _entry(data)) is not None]
 
     def find(self, type: str) -> Sequence[Entry]:
-        found: list[Entry] = []
-        for data in self.view.custom_entries(PREFIX + type):
-            seq, loop, payload = data.get("seq"), data.get("agent_loop"), data.get("data")
-            found.append(
-                Entry(
-                    type=type,
-                    data=MappingProxyType(dict(payload))
-                    if isinstance(payload, Mapping)
-                    else MappingProxyType({}),
-                    agent_loop=loop if isinstance(loop, int) else 0,
-                    seq=seq if isinstance(seq, int) else 0,
-                )
-            )
-            self.seq = max(self.seq, found[-1].seq)
-        return found
+        return [entry for entry in self._stored() if entry.type == type]
 
     def append(self, type: str, data: Mapping[str, object], agent_loop: int) -> Entry:
-        self.seq += 1
-        self.rein.append_entry(PREFIX + type, {"data": dict(data), "agent_loop": agent_loop, "seq": self.seq})
-        return Entry(type=type, data=MappingProxyType(dict(data)), agent_loop=agent_loop, seq=self.seq)
+        seq = self._last = max([self._last, *(entry.seq for entry in self._stored())]) + 1
+        plain = dict(data)
+        self.rein.append_entry(ENTRY, {"type": type, "data": plain, "agent_loop": agent_loop, "seq": seq})
+        return Entry(type=type, data=MappingProxyType(plain), agent_loop=agent_loop, seq=seq)
 
 
 class SteeringExtension:
@@ -139,7 +149,7 @@ def _call(name: str, args: Mapping[str, object]) -> ToolCall:
         return value if isinstance(value, str) else None
 
     return ToolCall(
-        tool=_TOOLS[name],
+        tool=name,
         command=text("command") or "",
         path=text("path"),
         content=text("content") if name == "write" else text("new_string"),

@@ -152,7 +152,3 @@ class TtsrExtension:
 def _assistant(event: Notice) -> AssistantMessage | None:
     message = getattr(event.payload, "message", None)
     return message if isinstance(message, AssistantMessage) else None
-
-
-def extension(rein: ExtensionAPI, *, cwd: str, home: str, settings: Mapping[str, object]) -> TtsrExtension:
-    return TtsrExtension(rein, cwd=cwd, home=home, settings=settings)
