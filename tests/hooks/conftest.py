@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from rein.hooks import session_path
+from tests.cli.helpers import run_rein
 
 STEERING = """\
 [[observer]]
@@ -59,26 +61,39 @@ pattern = "secrets"
 """
 
 
-def hook_env(home: Path) -> dict[str, str]:
-    env = {**os.environ, "HOME": str(home)}
-    env.pop("CODEX_HOME", None)
-    return env
-
-
 def run_hook(
     host: str, event: str, payload: Mapping[str, object] | str, *, home: Path, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
     """Run one hook the way a host does: a fresh process, the payload on stdin."""
-    return subprocess.run(
-        [sys.executable, "-m", "rein.cli", "hook", host, event],
-        input=payload if isinstance(payload, str) else json.dumps(payload),
-        env=hook_env(home),
-        cwd=cwd or home,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    stdin = payload if isinstance(payload, str) else json.dumps(payload)
+    return run_rein("hook", host, event, cwd=cwd or home, home=home, stdin=stdin)
+
+
+_PROBE = """\
+import atexit, os, sys
+
+def _record():
+    with open(os.environ["REIN_TEST_MODULES"], "w") as file:
+        file.write("\\n".join(sorted(sys.modules)))
+
+atexit.register(_record)
+"""
+
+
+Imported = Callable[[], set[str]]
+
+
+@pytest.fixture
+def imported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Imported:
+    """Make each `rein` process the test runs record, as it exits, every module it imported; call the
+    result for the last process's set. (`-X importtime` would miss modules loaded by `importlib`.)"""
+    probe = tmp_path / "probe"
+    probe.mkdir()
+    (probe / "sitecustomize.py").write_text(_PROBE)
+    record = tmp_path / "modules.txt"
+    monkeypatch.setenv("PYTHONPATH", str(probe), prepend=os.pathsep)
+    monkeypatch.setenv("REIN_TEST_MODULES", str(record))
+    return lambda: set(record.read_text().splitlines())
 
 
 def answer(done: subprocess.CompletedProcess[str]) -> dict[str, object]:
@@ -95,7 +110,7 @@ class Dirs:
     project: Path
 
     def session_file(self, host: str, session: str) -> Path:
-        return self.home / ".rein" / "sessions" / "hooks" / host / f"{session}.jsonl"
+        return session_path(self.home, host, session)
 
     def session_lines(self, host: str, session: str) -> list[dict[str, object]]:
         text = self.session_file(host, session).read_text()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 
-from tests.hooks.conftest import Dirs, answer, run_hook
+from tests.hooks.conftest import Dirs, Imported, answer, run_hook
 
 # codex-rs/hooks/schema/generated/pre-tool-use.command.output.schema.json (additionalProperties: false)
 TOP_FIELDS = {"continue", "hookSpecificOutput", "stopReason", "suppressOutput", "systemMessage"}
@@ -103,3 +103,11 @@ def test_failures_answer_with_documented_blocking_fields(dirs: Dirs) -> None:
         run_hook("codex", "session-start", payload(dirs, "SessionStart", source="startup"), home=dirs.home)
     )
     assert set(start) == {"systemMessage"}
+
+
+def test_a_codex_hook_does_not_import_claudes_timebox(dirs: Dirs, imported: Imported) -> None:
+    done = pre(dirs, "Bash", "ls")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    modules = imported()
+    assert "rein.hooks.codex" in modules  # the record is the hook's own
+    assert sorted(m for m in modules if m.startswith("rein.timebox") or m == "rein.hooks.claude") == []

@@ -165,6 +165,25 @@ def test_codex_user_files_follow_codex_home(tmp_path: Path, monkeypatch: pytest.
     assert (
         settings_path("codex", "project", cwd=tmp_path, home=tmp_path) == tmp_path / ".codex" / "hooks.json"
     )
+    # CODEX_HOME is Codex's alone.
+    assert (
+        settings_path("claude", "user", cwd=tmp_path, home=tmp_path) == tmp_path / ".claude" / "settings.json"
+    )
+    monkeypatch.setenv("CODEX_HOME", "")
+    assert settings_path("codex", "user", cwd=tmp_path, home=tmp_path) == tmp_path / ".codex" / "hooks.json"
+
+
+def test_an_install_that_changes_no_value_keeps_the_files_formatting(tmp_path: Path) -> None:
+    path = tmp_path / ".claude" / "settings.json"
+    write(path, EXISTING)
+    install("claude", scope="project", cwd=tmp_path, home=tmp_path, base=BASE).write()
+    # The user re-indents the file and moves rein's events first: the same values.
+    data = json.loads(path.read_text())
+    text = write(path, {"hooks": data.pop("hooks"), **data})
+    again = install("claude", scope="project", cwd=tmp_path, home=tmp_path, base=BASE)
+    assert not again.changed and again.after == text
+    again.write()
+    assert path.read_text() == text
 
 
 @pytest.mark.parametrize(

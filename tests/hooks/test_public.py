@@ -29,3 +29,20 @@ def test_importing_the_door_does_not_load_the_engine() -> None:
     code = "import sys, rein.hooks; print(sorted(m for m in sys.modules if m.startswith('rein.')))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "['rein.hooks']"
+
+
+@pytest.mark.parametrize(
+    ("host", "event", "fields"),
+    [
+        ("claude", "post-tool-use", {"hook_event_name": "PostToolUse", "tool_name": "Bash"}),
+        ("claude", "post-tool-use-failure", {"hook_event_name": "PostToolUseFailure", "tool_name": "Bash"}),
+        ("codex", "post-tool-use", {"hook_event_name": "PostToolUse", "tool_name": "Bash"}),
+        ("gemini", "after-tool", {"hook_event_name": "AfterTool", "tool_name": "run_shell_command"}),
+    ],
+)
+def test_a_missing_tool_response_reaches_observers_as_no_output(
+    host: str, event: str, fields: dict[str, object]
+) -> None:
+    parse = importlib.import_module(rein.hooks.HOSTS[host]).EVENTS[event].parse
+    request = parse({"session_id": "s", "cwd": "/work", "tool_input": {"command": "pytest"}, **fields})
+    assert [result.output for result in request.results] == [""]  # not the JSON text 'null'

@@ -48,6 +48,9 @@ class Settings:
     handler: Mapping[str, object] = field(default_factory=lambda: {"type": "command"})
     defaults: Mapping[str, object] = field(default_factory=dict)
     """Top-level keys the file needs, set only when absent (Cursor's `version`)."""
+    home_env: str | None = None
+    """An environment variable that, when set, names the directory of the user-scope file instead of
+    the home directory's (Codex's `CODEX_HOME`, default `~/.codex`)."""
 
 
 _CLAUDE_TOOLS = "Bash|Write|Edit|MultiEdit|Read"
@@ -75,6 +78,7 @@ SETTINGS: dict[str, Settings] = {
             Hook("UserPromptSubmit", "user-prompt-submit"),
             Hook("Stop", "stop"),
         ),
+        home_env="CODEX_HOME",
     ),
     "gemini": Settings(
         title="Gemini CLI",
@@ -167,12 +171,13 @@ def is_rein(command: object, host: str) -> bool:
 
 
 def settings_path(host: str, scope: Scope, *, cwd: Path, home: Path) -> Path:
-    """The file to edit. Codex's user files live in `$CODEX_HOME` (default `~/.codex`)."""
+    """The file to edit: below the project or home directory, or in the host's own `home_env`."""
     settings = SETTINGS[host]
     if scope == "project":
         return cwd / settings.file
-    if host == "codex" and os.environ.get("CODEX_HOME"):
-        return Path(os.environ["CODEX_HOME"]) / Path(settings.file).name
+    moved = os.environ.get(settings.home_env) if settings.home_env else None
+    if moved:
+        return Path(moved) / Path(settings.file).name
     return home / settings.file
 
 
@@ -269,9 +274,10 @@ def install(host: str, *, scope: Scope, cwd: Path, home: Path, base: list[str] |
     Raises `InstallError` for a settings file rein will not edit."""
     path = settings_path(host, scope, cwd=cwd, home=home)
     before, data = _read(path)
-    after = _dump(merged(data, host, path, base or rein_command()))
+    after = merged(data, host, path, base or rein_command())
+    # An install that changes no value leaves the file's text (its formatting) alone.
     return Change(
-        path=path, before=before, after=before if before is not None and _same(before, after) else after
+        path=path, before=before, after=before if before is not None and after == data else _dump(after)
     )
 
 
@@ -283,11 +289,3 @@ def uninstall(host: str, *, scope: Scope, cwd: Path, home: Path) -> Change:
         return Change(path=path, before=None, after=None)
     after = unmerged(data, host, path)
     return Change(path=path, before=before, after=before if after == data else _dump(after))
-
-
-def _same(before: str, after: str) -> bool:
-    """The same JSON: an install that changes no value leaves the file's formatting alone."""
-    try:
-        return bool(json.loads(before) == json.loads(after))
-    except ValueError:
-        return False

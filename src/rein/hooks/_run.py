@@ -122,8 +122,32 @@ def exit_code_in(output: str) -> int | None:
 
 
 def output_text(response: object) -> str:
-    """A tool response as observers see it: text as sent, anything else as JSON text."""
+    """A tool response as observers see it: text as sent, none (the field is missing) as no text,
+    anything else as JSON text."""
+    if response is None:
+        return ""
     return response if isinstance(response, str) else json.dumps(response, default=str)
+
+
+Where = Callable[[Payload], tuple[str, str]]
+"""Reads a payload's session id and absolute cwd."""
+
+
+def session_where(payload: Payload) -> tuple[str, str]:
+    """The session id and the absolute cwd, as Claude Code, Codex and Gemini CLI send them on every
+    event (`session_id`, `cwd`)."""
+    return text(payload, "session_id"), absolute(text(payload, "cwd"), "cwd")
+
+
+def plain(where: Where = session_where) -> Callable[[Payload], Request]:
+    """The parser of an event that carries nothing rein reads but where it happens (a prompt, the
+    session's start, the agent's stop)."""
+
+    def parse(payload: Payload) -> Request:
+        session, cwd = where(payload)
+        return Request(session=session, cwd=cwd)
+
+    return parse
 
 
 def failure(message: str) -> Outcome:

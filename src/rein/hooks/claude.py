@@ -20,32 +20,25 @@ Agent loop: advances on UserPromptSubmit.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
+from rein.hooks._claude_protocol import before, block_on_failure, deny, notify_on_failure
 from rein.hooks._run import (
-    Answer,
     Event,
-    Outcome,
     Payload,
     Request,
-    absolute,
-    json_line,
     mapping,
     optional_text,
     output_text,
+    plain,
+    session_where,
     text,
 )
 from rein.hooks.errors import PayloadError
 from rein.steering import ToolCall, ToolResult
 from rein.timebox_rein.claude import timeboxed
 
-HOST = "claude"
 STEERED = ("Bash", "Write", "Edit", "MultiEdit", "Read")
-
-
-def where(payload: Payload) -> tuple[str, str]:
-    """The session id and the absolute cwd every event carries."""
-    return text(payload, "session_id"), absolute(text(payload, "cwd"), "cwd")
 
 
 def _edits(tool_input: Payload) -> str:
@@ -79,7 +72,7 @@ def tool_calls(payload: Payload) -> tuple[ToolCall, ...]:
 
 
 def results(calls: tuple[ToolCall, ...], response: object, *, succeeded: bool) -> tuple[ToolResult, ...]:
-    output = "" if response is None else output_text(response)
+    output = output_text(response)
     return tuple(
         ToolResult(
             call=call,
@@ -91,61 +84,30 @@ def results(calls: tuple[ToolCall, ...], response: object, *, succeeded: bool) -
     )
 
 
-def _before(payload: Payload) -> Request:
-    session, cwd = where(payload)
-    return Request(session=session, cwd=cwd, calls=tool_calls(payload))
+def _after(*, succeeded: bool) -> Callable[[Payload], Request]:
+    """PostToolUse (the call succeeded) and PostToolUseFailure: the results, for observers."""
 
+    def parse(payload: Payload) -> Request:
+        session, cwd = session_where(payload)
+        found = results(tool_calls(payload), payload.get("tool_response"), succeeded=succeeded)
+        return Request(session=session, cwd=cwd, results=found)
 
-def _post(payload: Payload) -> Request:
-    session, cwd = where(payload)
-    found = results(tool_calls(payload), payload.get("tool_response"), succeeded=True)
-    return Request(session=session, cwd=cwd, results=found)
-
-
-def _post_failure(payload: Payload) -> Request:
-    session, cwd = where(payload)
-    found = results(tool_calls(payload), payload.get("tool_response"), succeeded=False)
-    return Request(session=session, cwd=cwd, results=found)
-
-
-def _plain(payload: Payload) -> Request:
-    session, cwd = where(payload)
-    return Request(session=session, cwd=cwd)
-
-
-def deny(outcome: Outcome) -> Answer:
-    """PreToolUse: silence allows (the host's own permission flow goes on); a block denies."""
-    if not outcome.block:
-        return Answer()
-    decision: Mapping[str, object] = {
-        "hookEventName": "PreToolUse",
-        "permissionDecision": "deny",
-        "permissionDecisionReason": outcome.reason,
-    }
-    return Answer(stdout=json_line({"hookSpecificOutput": decision}))
-
-
-def block_on_failure(outcome: Outcome) -> Answer:
-    """Events that can block but have nothing to decide: block only when rein failed."""
-    return Answer(stdout=json_line({"decision": "block", "reason": outcome.reason}) if outcome.failed else "")
-
-
-def notify_on_failure(outcome: Outcome) -> Answer:
-    """Events that cannot block (or where blocking would keep the agent running): tell the user."""
-    return Answer(stdout=json_line({"systemMessage": outcome.reason}) if outcome.failed else "")
+    return parse
 
 
 EVENTS: Mapping[str, Event] = {
-    "pre-tool-use": Event(name="PreToolUse", kind="before", parse=_before, render=deny),
-    "post-tool-use": Event(name="PostToolUse", kind="after", parse=_post, render=block_on_failure),
+    "pre-tool-use": Event(name="PreToolUse", kind="before", parse=before(tool_calls), render=deny),
+    "post-tool-use": Event(
+        name="PostToolUse", kind="after", parse=_after(succeeded=True), render=block_on_failure
+    ),
     "post-tool-use-failure": Event(
-        name="PostToolUseFailure", kind="after", parse=_post_failure, render=block_on_failure
+        name="PostToolUseFailure", kind="after", parse=_after(succeeded=False), render=block_on_failure
     ),
-    "session-start": Event(name="SessionStart", kind="start", parse=_plain, render=notify_on_failure),
+    "session-start": Event(name="SessionStart", kind="start", parse=plain(), render=notify_on_failure),
     "user-prompt-submit": Event(
-        name="UserPromptSubmit", kind="prompt", parse=_plain, render=block_on_failure
+        name="UserPromptSubmit", kind="prompt", parse=plain(), render=block_on_failure
     ),
-    "stop": Event(name="Stop", kind="stop", parse=_plain, render=notify_on_failure),
+    "stop": Event(name="Stop", kind="stop", parse=plain(), render=notify_on_failure),
 }
 
 # The timebox (`$timebox 15m` prompts, turn counting, the nudge, the hard stop) rides on the same

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from rein.hooks._claude_protocol import before, block_on_failure, deny, notify_on_failure
 from rein.hooks._run import (
     Event,
     Payload,
@@ -31,13 +32,13 @@ from rein.hooks._run import (
     mapping,
     optional_text,
     output_text,
+    plain,
+    session_where,
     text,
 )
-from rein.hooks.claude import block_on_failure, deny, notify_on_failure, where
 from rein.hooks.errors import PayloadError
 from rein.steering import ToolCall, ToolResult
 
-HOST = "codex"
 _FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+)$")
 _MOVE = re.compile(r"^\*\*\* Move to: (.+)$")
 
@@ -72,15 +73,10 @@ def tool_calls(payload: Payload) -> tuple[ToolCall, ...]:
     return patch_calls(command, ident)
 
 
-def _before(payload: Payload) -> Request:
-    session, cwd = where(payload)
-    return Request(session=session, cwd=cwd, calls=tool_calls(payload))
-
-
 def _after(payload: Payload) -> Request:
-    session, cwd = where(payload)
+    session, cwd = session_where(payload)
     response = payload.get("tool_response")
-    output = "" if response is None else output_text(response)
+    output = output_text(response)
     code = exit_code_in(response) if isinstance(response, str) else None
     results = tuple(
         ToolResult(call=call, exit_code=code if call.tool == "bash" else None, output=output)
@@ -89,17 +85,12 @@ def _after(payload: Payload) -> Request:
     return Request(session=session, cwd=cwd, results=results)
 
 
-def _plain(payload: Payload) -> Request:
-    session, cwd = where(payload)
-    return Request(session=session, cwd=cwd)
-
-
 EVENTS: Mapping[str, Event] = {
-    "pre-tool-use": Event(name="PreToolUse", kind="before", parse=_before, render=deny),
+    "pre-tool-use": Event(name="PreToolUse", kind="before", parse=before(tool_calls), render=deny),
     "post-tool-use": Event(name="PostToolUse", kind="after", parse=_after, render=block_on_failure),
-    "session-start": Event(name="SessionStart", kind="start", parse=_plain, render=notify_on_failure),
+    "session-start": Event(name="SessionStart", kind="start", parse=plain(), render=notify_on_failure),
     "user-prompt-submit": Event(
-        name="UserPromptSubmit", kind="prompt", parse=_plain, render=block_on_failure
+        name="UserPromptSubmit", kind="prompt", parse=plain(), render=block_on_failure
     ),
-    "stop": Event(name="Stop", kind="stop", parse=_plain, render=notify_on_failure),
+    "stop": Event(name="Stop", kind="stop", parse=plain(), render=notify_on_failure),
 }

@@ -31,12 +31,11 @@ from rein.hooks._run import (
     absolute,
     json_line,
     optional_text,
+    plain,
     text,
 )
 from rein.hooks.errors import PayloadError
 from rein.steering import ToolCall, ToolResult
-
-HOST = "cursor"
 
 
 def _where(payload: Payload) -> tuple[str, str]:
@@ -77,11 +76,6 @@ def _edited(payload: Payload) -> Request:
     added = "\n".join(edit["new_string"] for edit in edits if isinstance(edit.get("new_string"), str))
     call = ToolCall(tool="edit", path=posixpath.join(cwd, text(payload, "file_path")), content=added)
     return Request(session=session, cwd=cwd, results=(ToolResult(call=call),))
-
-
-def _prompt(payload: Payload) -> Request:
-    session, cwd = _where(payload)
-    return Request(session=session, cwd=cwd)
 
 
 def permission(outcome: Outcome) -> Answer:
@@ -125,5 +119,7 @@ EVENTS: Mapping[str, Event] = {
         name="afterShellExecution", kind="after", parse=_shell_done, render=observed
     ),
     "after-file-edit": Event(name="afterFileEdit", kind="after", parse=_edited, render=observed),
-    "before-submit-prompt": Event(name="beforeSubmitPrompt", kind="prompt", parse=_prompt, render=proceed),
+    "before-submit-prompt": Event(
+        name="beforeSubmitPrompt", kind="prompt", parse=plain(_where), render=proceed
+    ),
 }

@@ -26,22 +26,18 @@ from rein.hooks._run import (
     Outcome,
     Payload,
     Request,
-    absolute,
     exit_code_in,
     json_line,
     mapping,
     optional_text,
     output_text,
+    plain,
+    session_where,
     text,
 )
 from rein.steering import ToolCall, ToolResult
 
-HOST = "gemini"
 _INPUT = "tool_input."
-
-
-def _where(payload: Payload) -> tuple[str, str]:
-    return text(payload, "session_id"), absolute(text(payload, "cwd"), "cwd")
 
 
 def tool_call(payload: Payload) -> ToolCall | None:
@@ -68,13 +64,13 @@ def _cwd(payload: Payload, cwd: str) -> str:
 
 
 def _before(payload: Payload) -> Request:
-    session, cwd = _where(payload)
+    session, cwd = session_where(payload)
     call = tool_call(payload)
     return Request(session=session, cwd=_cwd(payload, cwd), calls=(call,) if call else ())
 
 
 def _after(payload: Payload) -> Request:
-    session, cwd = _where(payload)
+    session, cwd = session_where(payload)
     call = tool_call(payload)
     if call is None:
         return Request(session=session, cwd=cwd)
@@ -91,11 +87,6 @@ def _after(payload: Payload) -> Request:
     return Request(session=session, cwd=_cwd(payload, cwd), results=(result,))
 
 
-def _plain(payload: Payload) -> Request:
-    session, cwd = _where(payload)
-    return Request(session=session, cwd=cwd)
-
-
 def decide(outcome: Outcome) -> Answer:
     """BeforeTool, AfterTool, BeforeAgent: deny with the reason, or an empty object."""
     answer = {"decision": "deny", "reason": outcome.reason} if outcome.block else {}
@@ -109,6 +100,6 @@ def notify(outcome: Outcome) -> Answer:
 EVENTS: Mapping[str, Event] = {
     "before-tool": Event(name="BeforeTool", kind="before", parse=_before, render=decide),
     "after-tool": Event(name="AfterTool", kind="after", parse=_after, render=decide),
-    "before-agent": Event(name="BeforeAgent", kind="prompt", parse=_plain, render=decide),
-    "session-start": Event(name="SessionStart", kind="start", parse=_plain, render=notify),
+    "before-agent": Event(name="BeforeAgent", kind="prompt", parse=plain(), render=decide),
+    "session-start": Event(name="SessionStart", kind="start", parse=plain(), render=notify),
 }
