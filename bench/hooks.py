@@ -19,6 +19,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from bench._common import percentile
+
 RUNS = 20
 TARGET_MS = 100.0
 STEERING = """\
@@ -69,11 +71,6 @@ def measure(argv: Sequence[str], stdin: str, env: dict[str, str], cwd: Path, run
         if index >= 2:
             samples.append((time.perf_counter() - start) * 1000)
     return samples
-
-
-def percentile(samples: Sequence[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def main(argv: Sequence[str] = ()) -> None:

@@ -53,6 +53,7 @@ import llama_cpp
 from rich.console import Console
 from rich.table import Table
 
+from bench._common import SilentUI, percentile
 from bench.runtime import write_rules
 from rein.agent import AgentEvent
 from rein.ai import (
@@ -71,7 +72,6 @@ from rein.ai.providers.local import DEFAULT_CONTEXT, REPEAT_PENALTY, LocalProvid
 from rein.ai.providers.local_chat import chat_messages
 from rein.ai.providers.local_files import SYSTEM_PROMPT, model_file
 from rein.builtins import load_extensions
-from rein.extensions import Level
 from rein.session import AgentSession, Session
 from rein.ttsr import MatchContext, Rule, TtsrManager, parse_rule
 
@@ -172,14 +172,6 @@ async def run_rein(provider: LocalProvider, context: Context) -> Run:
     return Run("rein", end - start, decode, final.usage.output, "".join(pieces))
 
 
-class _SilentUI:
-    def notify(self, message: str, level: Level = "info") -> None:
-        pass
-
-    def set_status(self, key: str, text: str | None) -> None:
-        pass
-
-
 async def run_session(provider: LocalProvider, project: Path, home: Path) -> Run:
     options = StreamOptions(max_tokens=TOKENS, temperature=0.0)
     session = AgentSession(
@@ -187,7 +179,7 @@ async def run_session(provider: LocalProvider, project: Path, home: Path) -> Run
         provider=provider,
         model=MODEL,
         cwd=str(project),
-        ui=_SilentUI(),
+        ui=SilentUI(),
         system_prompt=SYSTEM_PROMPT,
         options=options,
     )
@@ -347,11 +339,6 @@ def match_to_stop() -> list[Cut]:
 # -- report -------------------------------------------------------------------------------------------
 
 
-def p99(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, -(-len(ordered) * 99 // 100) - 1))]
-
-
 def overhead_per_round(direct: list[Run], side: list[Run], seconds: Callable[[Run], float]) -> list[float]:
     """(direct rate - side rate) / direct rate for each round; the rate is 1 / seconds for equal tokens."""
     return [(1 / seconds(d) - 1 / seconds(s)) * seconds(d) for d, s in zip(direct, side, strict=True)]
@@ -425,9 +412,9 @@ def report(result: Throughput, cuts: list[Cut], load: tuple[float, float], elaps
             str(len(items)),
             where,
             f"{statistics.median(stops):.1f} ms",
-            f"{p99(stops):.1f} ms",
+            f"{percentile(stops, 0.99):.1f} ms",
             f"{statistics.median(finals):.2f} ms",
-            f"{p99(finals):.2f} ms",
+            f"{percentile(finals, 0.99):.2f} ms",
             f"{statistics.median(c.abort_to_final * 1e6 for c in items):.0f} us",
             f"{min(afters)}-{max(afters)} (median {statistics.median(afters):g})",
         )

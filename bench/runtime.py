@@ -21,10 +21,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from bench._common import SilentUI
 from rein.agent import AgentConfig, run_agent
 from rein.ai import AbortSignal, Context, FauxProvider, Model, TextContent, UserMessage
 from rein.builtins import load_extensions
-from rein.extensions import Level
 from rein.session import AgentSession, Session
 
 MODEL = Model(provider="faux", id="bench")
@@ -60,7 +60,7 @@ async def bare_loop() -> float:
 
 async def full_session(project: Path, home: Path) -> float:
     faux = FauxProvider([[TextContent(text=REPLY)]], chunk_size=CHUNK)
-    ui = _SilentUI()
+    ui = SilentUI()
     session = AgentSession(
         store=Session.in_memory(str(project)), provider=faux, model=MODEL, cwd=str(project), ui=ui
     )
@@ -69,14 +69,6 @@ async def full_session(project: Path, home: Path) -> float:
     start = time.perf_counter()
     await session.prompt("go")
     return time.perf_counter() - start
-
-
-class _SilentUI:
-    def notify(self, message: str, level: Level = "info") -> None:
-        pass
-
-    def set_status(self, key: str, text: str | None) -> None:
-        pass
 
 
 def median_of(runs: int, make: Callable[[], Coroutine[None, None, float]]) -> float:
