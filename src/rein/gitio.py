@@ -1,4 +1,5 @@
-"""Reading git state for hosts: the branch from `.git/HEAD`, and a `GitPort` that runs git.
+"""What hosts give the steering engine: the branch from `.git/HEAD`, a `GitPort` that runs git, and
+the `Context` built from them.
 
 Hosts (the CLI, hook adapters, the agent session) use these; the steering engine only sees the port.
 """
@@ -6,10 +7,10 @@ Hosts (the CLI, hook adapters, the agent session) use these; the steering engine
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from rein.steering import GitResult
+from rein.steering import Context, EntryStore, GitResult, MemoryEntries
 
 
 class SubprocessGit:
@@ -41,3 +42,25 @@ def current_branch(cwd: Path) -> str | None:
         except OSError:
             return None
     return None
+
+
+def host_context(
+    cwd: str,
+    home: str,
+    *,
+    branch: str | None = None,
+    agent_loop: int = 0,
+    entries: EntryStore | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Context:
+    """A host's steering `Context`: HOME (plus `env`) in the environment, the branch read from
+    `.git/HEAD` unless given, git run as a subprocess."""
+    return Context(
+        cwd=cwd,
+        home=home,
+        env={"HOME": home, **(env or {})},
+        branch=branch if branch is not None else current_branch(Path(cwd)),
+        agent_loop=agent_loop,
+        entries=entries if entries is not None else MemoryEntries(),
+        git=SubprocessGit(),
+    )

@@ -20,7 +20,7 @@ from types import MappingProxyType
 
 from rein.agent import Block
 from rein.extensions import ExtensionAPI, ExtensionContext, SessionView, ToolCallEvent, ToolResultEvent
-from rein.gitio import SubprocessGit, current_branch
+from rein.gitio import host_context
 from rein.steering import (
     ConfigError,
     Context,
@@ -103,15 +103,8 @@ class SteeringExtension:
         self.agent_loop += 1
 
     def _context(self, ctx: ExtensionContext) -> Context:
-        return Context(
-            cwd=self.cwd,
-            home=self.home,
-            env={"HOME": self.home},
-            branch=current_branch(Path(self.cwd)),
-            agent_loop=self.agent_loop,
-            entries=SessionEntries(self.rein, ctx.session),
-            git=SubprocessGit(),
-        )
+        entries = SessionEntries(self.rein, ctx.session)
+        return host_context(self.cwd, self.home, agent_loop=self.agent_loop, entries=entries)
 
     def on_tool_call(self, event: object, ctx: ExtensionContext) -> Block | None:
         if not isinstance(event, ToolCallEvent) or event.info.call.name not in _TOOLS:

@@ -7,7 +7,7 @@ import shlex
 from collections.abc import Sequence
 from pathlib import Path
 
-from rein.gitio import SubprocessGit, current_branch
+from rein.gitio import host_context
 from rein.steering import Context, Steering, load_policy
 
 
@@ -32,13 +32,7 @@ class Checker:
         return self._engines[cwd]
 
     def context(self, cwd: Path, branch: str | None) -> Context:
-        return Context(
-            cwd=str(cwd),
-            home=str(self.home),
-            env={
-                "HOME": str(self.home),
-                **({"OLDPWD": os.environ["OLDPWD"]} if "OLDPWD" in os.environ else {}),
-            },
-            branch=branch if branch is not None else current_branch(cwd),
-            git=SubprocessGit(),
+        oldpwd = os.environ.get("OLDPWD")  # `cd -` in a checked command goes where the user came from
+        return host_context(
+            str(cwd), str(self.home), branch=branch, env={"OLDPWD": oldpwd} if oldpwd is not None else None
         )

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, cast
 
-from rein.gitio import SubprocessGit, current_branch
+from rein.gitio import host_context
 from rein.hooks._store import SessionEntries, session_path
 from rein.hooks.errors import HookError, PayloadError
-from rein.steering import ConfigError, Context, Steering, ToolCall, ToolResult, load_policy
+from rein.steering import ConfigError, Steering, ToolCall, ToolResult, load_policy
 
 Payload = Mapping[str, object]
 Kind = Literal["before", "after", "prompt", "start", "stop"]
@@ -210,15 +210,7 @@ def act(host: str, kind: Kind, request: Request, home: Path, notes: list[str]) -
     if kind == "start":
         return Outcome()
     engine = Steering(built.policy)
-    context = Context(
-        cwd=request.cwd,
-        home=str(home),
-        env={"HOME": str(home)},
-        branch=current_branch(Path(request.cwd)),
-        agent_loop=store.agent_loop,
-        entries=store,
-        git=SubprocessGit(),
-    )
+    context = host_context(request.cwd, str(home), agent_loop=store.agent_loop, entries=store)
     if kind == "after":
         for result in request.results:
             engine.dispatch(result, context)
