@@ -133,3 +133,76 @@ def test_rm_relative_to_tracked_cwd(check: Check) -> None:
     assert not check("cd ~ && rm -rf .").allow
     assert check("cd /tmp/x && rm -rf .").allow
     assert not check("rm -rf ..", cwd="/home/dev/project").allow
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'unset D; rm -rf "$D"/*',  # bash runs `rm -rf /*`: the context's D is gone
+        'unset D; rm -rf "$D"',
+        'export "$V"; rm -rf "$D"',  # V may be `D=/`
+        'unset "$V"; rm -rf "$D"/*',
+        'export "$V"; rm -rf ~/dev',  # V may be `HOME=/home`: HOME is unknown, not unset
+    ],
+)
+def test_a_variable_the_command_line_removed_is_unknown(check: Check, command: str) -> None:
+    env = {"HOME": "/home/dev", "D": "/tmp/x"}
+    assert check('rm -rf "$D"/*', env=env).allow, "the context's value is used while it holds"
+    verdict = check(command, env=env)
+    assert not verdict.allow, command
+    assert verdict.rule == "no-rm-root"
+
+
+def test_tilde_with_home_unset_is_the_users_home(check: Check) -> None:
+    assert check("unset HOME; rm -rf ~").rule == "no-rm-root"
+    assert check("unset HOME; rm -rf ~/").rule == "no-rm-root"
+    assert check("unset HOME; rm -rf ~/project/build").allow
+
+
+@pytest.mark.parametrize(
+    "command", ['rm -rf "~"', "rm -rf '~'/", 'rm -rf "~/"', "rm -rf \\~", "rm -rf '~/'*", 'rm -rf "~"/*']
+)
+def test_quoted_tilde_is_a_directory_named_tilde(check: Check, command: str) -> None:
+    assert check(command).allow, command
+
+
+@pytest.mark.parametrize(
+    "command", ["rm -rf ~", "rm -rf ~/", "rm -rf $HOME", 'rm -rf "$HOME"/', "rm -rf ~/*"]
+)
+def test_unquoted_tilde_and_home_still_block(check: Check, command: str) -> None:
+    assert check(command).rule == "no-rm-root", command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3.12 -m http.server",
+        "python3.8 -m http.server 9000",
+        "python3.14 manage.py runserver",
+        "/usr/bin/python3.12 manage.py runserver 0:8000",
+        "pypy3 -m http.server",
+        "pypy manage.py runserver",
+    ],
+)
+def test_every_python_serves(check: Check, command: str) -> None:
+    assert check(command).rule == "no-dev-server", command
+
+
+@pytest.mark.parametrize(
+    "command", ["python3.12 -m pytest", "pypy3 manage.py migrate", "python3-config --cflags"]
+)
+def test_python_that_does_not_serve(check: Check, command: str) -> None:
+    assert check(command).allow, command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git --attr-source HEAD push --force",
+        "git --super-prefix sub/ push --force",
+        "git --shallow-file f push --force",
+        "git --config-env core.x=V push --force",
+    ],
+)
+def test_git_global_options_with_a_value_are_skipped(check: Check, command: str) -> None:
+    assert check(command).rule == "no-force-push", command

@@ -10,10 +10,11 @@ from __future__ import annotations
 import posixpath
 from itertools import dropwhile, takewhile
 
-from rein.steering._match import positionals, resolve
+from rein.steering._match import positionals
 from rein.steering._rule import Matcher, Rule, Tri
 from rein.steering._types import Context
-from rein.steering.bash import UNKNOWN, CommandRef, Expansion, Unknown, Word
+from rein.steering.bash import UNKNOWN, CommandRef, Unknown, Word
+from rein.steering.bash._words import lookup
 
 SOURCE = "defaults"
 
@@ -33,23 +34,27 @@ def _force_push(ref: CommandRef, context: Context) -> Tri:
 
 
 def _target(word: Word, ref: CommandRef, context: Context) -> str | Unknown:
-    """A path argument made absolute; a glob stays a pattern (`cd / && rm -rf *` targets `/*`)."""
+    """A path argument made absolute; a glob stays a pattern (`cd / && rm -rf *` targets `/*`).
+
+    Variables are read from the command's own state only: one it does not hold is unknown, even
+    if the context knew it before the command line unset it. The one fallback is bash's: `~` with
+    HOME certainly unset is the user's home (from the user database)."""
+    env = ref.state.env
     parts: list[str] = []
     for part in word.parts or (word.value,):
-        if isinstance(part, Expansion) and part.kind == "glob":
+        if isinstance(part, str):
+            parts.append(part)
+            continue
+        if part.kind == "glob":
             parts.append(part.raw)
             continue
-        value = (
-            resolve(Word(value=part.raw, raw=part.raw, parts=(part,)), ref, context)
-            if isinstance(part, Expansion)
-            else part
-        )
+        value = lookup(part, env)
+        if isinstance(value, Unknown) and part.raw == "~" and "HOME" not in env:
+            value = context.home
         if isinstance(value, Unknown):
             return UNKNOWN
         parts.append(value)
     value = "".join(parts)
-    if value == "~" or value.startswith("~/"):
-        value = context.home + value[1:]
     if not value.startswith("/"):
         if isinstance(ref.state.cwd, Unknown):
             # A plain relative path stays below the unknown cwd; `..` could climb to home or `/`.
@@ -142,6 +147,17 @@ _SERVERS: dict[str, tuple[str, ...] | None] = {
     "jekyll": ("serve", "s"),
 }
 _WATCH_FLAGS = frozenset({"--watch", "-w", "--watchAll"})
+_PACKAGE_MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun"})
+_PACKAGE_RUNNERS = frozenset({"npx", "bunx", "pnpx"})
+_WATCHERS = frozenset({"tsc", "webpack", "jest", "rollup", "esbuild", "sass", "tailwindcss"})
+_CONTAINERS = frozenset({"docker", "docker-compose", "podman"})
+# Each name spelled out (not a prefix test) so the engine's per-command index of rules still works.
+_PYTHONS = frozenset({"python", "python3", *(f"python3.{minor}" for minor in range(8, 15)), "pypy", "pypy3"})
+_DEV_SERVER_COMMANDS = frozenset({
+    *_PACKAGE_MANAGERS, *_PACKAGE_RUNNERS, *_WATCHERS, *_CONTAINERS, *_PYTHONS, *_SERVERS,
+    "vitest", "cargo", "php",
+})  # fmt: skip
+"""Every command `_dev_server` can say yes to: the no-dev-server rule's command list."""
 
 
 def _dev_server(ref: CommandRef, context: Context) -> Tri:
@@ -149,25 +165,25 @@ def _dev_server(ref: CommandRef, context: Context) -> Tri:
     words = [word.value for word in positionals(ref)]
     first = words[0] if words else ""
     flags = set(ref.flags())
-    if name in {"npm", "pnpm", "yarn", "bun"}:
+    if name in _PACKAGE_MANAGERS:
         script = words[1] if first == "run" and len(words) > 1 else first
         return script in _PACKAGE_SCRIPTS
-    if name in {"npx", "bunx", "pnpx"} and words:
+    if name in _PACKAGE_RUNNERS and words:
         name, words = posixpath.basename(first), words[1:]
         first = words[0] if words else ""
     if name in _SERVERS:
         subs = _SERVERS[name]
         return subs is None or first in subs
-    if name in {"tsc", "webpack", "jest", "rollup", "esbuild", "sass", "tailwindcss"}:
+    if name in _WATCHERS:
         return bool(flags & _WATCH_FLAGS) or (name == "webpack" and first == "serve")
     if name == "vitest":
         return first not in {"run", "bench", "list"} and "--run" not in flags
-    if name.startswith("python") and ref.args:
+    if name in _PYTHONS and ref.args:
         module = [word.value for word in ref.args[:2]]
         return module == ["-m", "http.server"] or (first.endswith("manage.py") and "runserver" in words)
     if name == "cargo":
         return first == "watch"
-    if name in {"docker", "docker-compose", "podman"}:
+    if name in _CONTAINERS:
         up = words[:2] == ["compose", "up"] or (name == "docker-compose" and first == "up")
         return up and not flags & {"-d", "--detach"}
     if name == "php":
@@ -238,35 +254,6 @@ DEFAULT_RULES: tuple[Rule, ...] = (
         "no-dev-server",
         "This starts a long-running server or watcher that never exits, so the shell would hang"
         " until it times out. Ask the user to run it, or use a one-shot build or test command.",
-        Matcher(
-            command=frozenset(
-                {
-                    "npm",
-                    "pnpm",
-                    "yarn",
-                    "bun",
-                    "npx",
-                    "bunx",
-                    "pnpx",
-                    "tsc",
-                    "webpack",
-                    "jest",
-                    "rollup",
-                    "esbuild",
-                    "sass",
-                    "tailwindcss",
-                    "vitest",
-                    "cargo",
-                    "docker",
-                    "docker-compose",
-                    "podman",
-                    "php",
-                    "python",
-                    "python3",
-                    *_SERVERS,
-                }
-            ),
-            test=_dev_server,
-        ),
+        Matcher(command=_DEV_SERVER_COMMANDS, test=_dev_server),
     ),
 )

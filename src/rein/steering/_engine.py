@@ -17,7 +17,7 @@ from typing import Literal
 from rein.steering._gate import pattern_gate
 from rein.steering._match import match_ref, tri_all
 from rein.steering._observe import speculative_entries, watch_matches
-from rein.steering._rule import Observer, Plugin, Predicate, Rule, Tri
+from rein.steering._rule import Observer, Plugin, Predicate, Rule, Tri, When
 from rein.steering._types import Context, Entry, Override, RefDecision, ToolCall, ToolResult, Verdict
 from rein.steering._when import Position, check_when
 from rein.steering.bash import Analysis, CommandRef, Tracker, Unknown, analyze
@@ -73,6 +73,9 @@ class Steering:
         # (patterns, tests without a name) against every ref. Order is kept: first match wins.
         self._by_name: dict[tuple[str, bool], tuple[Rule, ...]] = {}
         self._gate, self._gated = pattern_gate(self._bash)
+        # The entries a `&&` chain's observers will have written are read by `when.happened` only:
+        # with no such rule (or no observer) they are never worked out.
+        self._speculate = bool(policy.observers) and any(_asks_happened(rule.when) for rule in self._bash)
 
     def _candidates(self, ref: CommandRef) -> tuple[Rule, ...]:
         if not ref.argv or ref.argv[0].dynamic or ref.unknown:
@@ -90,16 +93,12 @@ class Steering:
         return cached
 
     def analyze(self, command: str, context: Context) -> Analysis:
-        values: dict[str, object] = {"branch": context.branch}
-        for plugin in self.policy.plugins:
-            if plugin.initial is not None:
-                values.update(plugin.initial(context))
         return analyze(
             command,
             cwd=context.cwd,
             home=context.home,
             env=context.env,
-            values=values,
+            values={"branch": context.branch},
             trackers=self.policy.trackers,
         )
 
@@ -141,12 +140,10 @@ class Steering:
         waived: Override | None = None
         first: _Fired | None = None
         for ref in analysis.refs:
-            position = Position(
-                ref=ref,
-                cwd=ref.state.cwd,
-                branch=ref.state.branch,
-                speculative=speculative_entries(ref, analysis, self.policy.observers, context),
+            speculative = (
+                speculative_entries(ref, analysis, self.policy.observers, context) if self._speculate else ()
             )
+            position = Position(ref=ref, cwd=ref.state.cwd, branch=ref.state.branch, speculative=speculative)
             fired = self._first_rule(self._candidates(ref), context, position, overrides)
             if isinstance(fired, Override):
                 waived = waived or fired
@@ -230,15 +227,31 @@ class Steering:
 
     def dispatch(self, result: ToolResult, context: Context) -> list[Entry]:
         """Run every observer whose watch matches `result`; returns the entries written."""
-        analysis = self.analyze(result.call.command, context) if result.call.tool == "bash" else None
         written: list[Entry] = []
+        if not self.policy.observers:
+            return written
+        call = result.call
+        parsed: tuple[CommandRef, ...] | None = None
+
+        def refs() -> tuple[CommandRef, ...]:
+            # Parsed at most once, and only for a watch the raw command does not match already.
+            nonlocal parsed
+            if parsed is None:
+                parsed = self.analyze(call.command, context).refs if call.tool == "bash" else ()
+            return parsed
+
         for observer in self.policy.observers:
-            if not watch_matches(observer.watch, result, analysis, context.cwd):
+            if not watch_matches(observer.watch, result, refs, context.cwd):
                 continue
             produced = _observer_entries(observer, result, context)
             for entry_type, data in produced.items():
                 written.append(context.entries.append(entry_type, data, context.agent_loop))
         return written
+
+
+def _asks_happened(when: When) -> bool:
+    """Whether `when` reads entries (`happened`, also under `not`), so speculative ones matter."""
+    return when.happened is not None or (when.not_ is not None and _asks_happened(when.not_))
 
 
 def _file_match(rule: Rule, value: str, absolute: str, cwd: str) -> Tri:

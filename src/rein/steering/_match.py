@@ -12,11 +12,12 @@ from fnmatch import fnmatchcase
 
 from rein.steering._rule import Matcher, Tri
 from rein.steering._types import Context
-from rein.steering.bash import UNKNOWN, CommandRef, Expansion, Unknown, Word
+from rein.steering.bash import UNKNOWN, CommandRef, Unknown, Word
+from rein.steering.bash._effects import GIT_VALUE_OPTIONS
 
 # Options that come before a subcommand and take a value, so the value is not mistaken for it.
 GLOBAL_VALUE_OPTIONS: dict[str, frozenset[str]] = {
-    "git": frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"}),
+    "git": GIT_VALUE_OPTIONS,
     "docker": frozenset({"-H", "--host", "--context", "-c", "--config", "-l", "--log-level"}),
     "cargo": frozenset({"-C", "--config", "-Z", "--color"}),
     "npm": frozenset({"--prefix", "-w", "--workspace"}),
@@ -32,32 +33,6 @@ def _wild(word: Word) -> bool:
         and not word.raw.startswith(("'", '"'))
         and not any(isinstance(part, str) and part for part in word.parts)
     )
-
-
-def resolve(word: Word, ref: CommandRef, context: Context) -> str | Unknown:
-    """A word's value with variables the command line assigned (and HOME) substituted, or UNKNOWN."""
-    if not word.dynamic:
-        return word.value
-    out: list[str] = []
-    for part in word.parts:
-        if isinstance(part, str):
-            out.append(part)
-            continue
-        value = _lookup(part, ref, context)
-        if isinstance(value, Unknown):
-            return UNKNOWN
-        out.append(value)
-    return "".join(out)
-
-
-def _lookup(part: Expansion, ref: CommandRef, context: Context) -> str | Unknown:
-    if part.kind != "var" or part.name is None:
-        return UNKNOWN
-    if part.name in ref.state.env:
-        return ref.state.env[part.name]
-    if part.name == "HOME":
-        return context.home
-    return context.env.get(part.name, UNKNOWN)
 
 
 def positionals(ref: CommandRef) -> list[Word]:
@@ -110,22 +85,30 @@ def match_ref(matcher: Matcher, ref: CommandRef, context: Context) -> Tri:
         results.append(UNKNOWN if name_dynamic else ref.name in matcher.command)
     if False in results:
         return False
-    words = positionals(ref)
+    words = positionals(ref) if matcher.subcommand or matcher.args else []
     sub, taken = _subcommand_matches(matcher, words)
+    if sub is False:
+        return False
     results.append(sub)
-    wild = any(_wild(word) for word in ref.args)
+    # A missing flag or argument may hide in an unquoted expansion (`git push $ARGS`); `wild` is
+    # only worked out when one is missing.
+    wild = False
     if matcher.flags or matcher.not_flags:
         present = set(ref.flags())
-        if matcher.flags:
-            results.append(bool(present & matcher.flags) or (UNKNOWN if wild else False))
         if present & matcher.not_flags:
-            results.append(False)
+            return False
+        if matcher.flags and not present & matcher.flags:
+            wild = any(_wild(word) for word in ref.args)
+            if not wild:
+                return False
+            results.append(UNKNOWN)
     if matcher.args:
         rest = words[taken:]
-        hit = any(p.search(w.value) for p in matcher.args for w in rest)
-        results.append(hit or (UNKNOWN if wild else False))
-    if False in results:
-        return False
+        if not any(p.search(w.value) for p in matcher.args for w in rest):
+            wild = wild or any(_wild(word) for word in ref.args)
+            if not wild:
+                return False
+            results.append(UNKNOWN)
     if matcher.test is not None:
         results.append(matcher.test(ref, context))
     return tri_all(results)

@@ -7,6 +7,7 @@ speculatively (never stored). `;` and `||` give no such guarantee, so they get n
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from types import MappingProxyType
 
 from rein.steering._match import match_path
@@ -18,16 +19,13 @@ SPECULATIVE_BASE = 1 << 60
 """Speculative entries order after every stored entry, in chain order."""
 
 
-def _command_matches(watch: Watch, raw: str, refs: tuple[CommandRef, ...]) -> bool:
-    if watch.command is None:
-        return True
-    return watch.command.search(raw) is not None or any(
-        watch.command.search(ref.text) is not None for ref in refs
-    )
+def watch_matches(
+    watch: Watch, result: ToolResult, refs: Callable[[], Sequence[CommandRef]], cwd: str
+) -> bool:
+    """Whether an observer sees `result`: same tool, command or path, and exit code.
 
-
-def watch_matches(watch: Watch, result: ToolResult, analysis: Analysis | None, cwd: str) -> bool:
-    """Whether an observer sees `result`: same tool, command or path, and exit code."""
+    `refs` gives the extracted commands; it is only called when the raw command does not match
+    already, so a result is parsed only when some observer needs it."""
     call = result.call
     if watch.tool != call.tool:
         return False
@@ -35,8 +33,10 @@ def watch_matches(watch: Watch, result: ToolResult, analysis: Analysis | None, c
         return False
     if watch.path and not (call.path and any(match_path(g, call.path, cwd) for g in watch.path)):
         return False
-    refs = analysis.refs if analysis is not None else ()
-    return _command_matches(watch, call.command, refs)
+    command = watch.command
+    if command is None or command.search(call.command) is not None:
+        return True
+    return any(command.search(ref.text) is not None for ref in refs())
 
 
 def speculative_entries(

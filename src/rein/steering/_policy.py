@@ -7,7 +7,7 @@ then plugin rules, then rein's defaults. An inner layer's rule replaces an outer
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from rein.steering._defaults import DEFAULT_RULES
@@ -32,7 +32,6 @@ class Layer:
     disabled_rules: frozenset[str] = frozenset()
     disable_defaults: bool | None = None
     on_parse_error: Literal["block", "allow"] | None = None
-    warnings: tuple[str, ...] = field(default=())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -55,7 +54,7 @@ def _check_when(when: When, predicates: dict[str, Predicate], rule: Rule) -> Non
 
 def build_policy(layers: Sequence[Layer], *, defaults: bool = True) -> Built:
     """Combine layers (innermost first) with their plugins and rein's defaults into one policy."""
-    warnings: list[str] = [w for layer in layers for w in layer.warnings]
+    warnings: list[str] = []
     disabled = frozenset().union(*(layer.disabled_rules for layer in layers))
     disable_defaults = next((x.disable_defaults for x in layers if x.disable_defaults is not None), False)
     on_parse_error: Literal["block", "allow"] = next(
@@ -97,7 +96,6 @@ def build_policy(layers: Sequence[Layer], *, defaults: bool = True) -> Built:
         is_default = plugin in DEFAULT_PLUGINS
         if not (is_default and disable_defaults):
             for rule in plugin.rules:
-                check_name("rule", rule.name)
                 add(rule)
         observers.extend(plugin.observers)
     if defaults and not disable_defaults:

@@ -154,5 +154,3 @@ class Plugin:
     predicates: Mapping[str, Predicate] = dataclasses.field(default_factory=dict)
     trackers: tuple[Tracker, ...] = ()
     observers: tuple[Observer, ...] = ()
-    initial: Callable[[Context], Mapping[str, object]] | None = None
-    """Starting tracker values for a call (the git plugin returns the context's branch)."""

@@ -77,4 +77,8 @@ def test_absorb() -> None:
 def test_forget_env_keeps_pwd() -> None:
     frame = _frame()
     frame.forget_env()
-    assert dict(frame.env) == {"PWD": "/a"}
+    # HOME stays, unknown: a missing HOME would mean certainly unset, where `~` is the user's home.
+    assert dict(frame.env) == {"PWD": "/a", "HOME": UNKNOWN}
+    cleared = _frame()
+    cleared.forget_env(cleared=True)
+    assert dict(cleared.env) == {"PWD": "/a"}

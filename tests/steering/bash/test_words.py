@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rein.steering.bash import UNKNOWN, Expansion, Word
-from rein.steering.bash._words import decode_ansi_c, resolve, split_assignment, tail
+from rein.steering.bash import UNKNOWN, Expansion, Unknown, Word
+from rein.steering.bash._words import assigned, decode_ansi_c, lookup, resolve, split_assignment, tail
 from tests.steering.bash.helpers import argvs, run
 
 
@@ -132,6 +132,27 @@ def test_decode_ansi_c(body: str, expected: str) -> None:
 )
 def test_resolve(word: Word, env: dict[str, object], expected: object) -> None:
     assert resolve(word, env) == expected  # type: ignore[arg-type]
+
+
+def test_lookup_reads_only_variables() -> None:
+    env = {"A": "/a", "HOME": "/h"}
+    assert lookup(Expansion(kind="var", raw="$A", name="A"), env) == "/a"
+    assert lookup(Expansion(kind="var", raw="$B", name="B"), env) is UNKNOWN
+    assert lookup(Expansion(kind="var", raw="${A:-x}"), env) is UNKNOWN
+    assert lookup(Expansion(kind="glob", raw="*"), env) is UNKNOWN
+    assert lookup(Expansion(kind="command", raw="$(pwd)"), env) is UNKNOWN
+
+
+def test_assigned() -> None:
+    dollar_a = Word(value="$A", raw="$A", parts=(Expansion(kind="var", raw="$A", name="A"),))
+    env: dict[str, str | Unknown] = {"A": "/a", "X": "x", "U": UNKNOWN}
+    assert assigned("X", Word.literal("1"), False, env) == "1"
+    assert assigned("X", dollar_a, False, env) == "/a"
+    assert assigned("X", dollar_a, True, env) == "x/a"
+    assert assigned("NEW", Word.literal("1"), True, env) is UNKNOWN  # appending to an unknown value
+    assert assigned("U", Word.literal("1"), True, env) is UNKNOWN
+    assert assigned("X", None, False, env) is UNKNOWN  # an array or subscript
+    assert assigned("X", None, True, env) is UNKNOWN
 
 
 def test_split_assignment() -> None:

@@ -7,7 +7,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeAlias
 
 from rein.steering.bash._frame import Ctx, Frame, merge
-from rein.steering.bash._words import STATEMENT_NODES, Sub, collect_subs, resolve, words
+from rein.steering.bash._redirects import node_text
+from rein.steering.bash._words import Sub, assigned, collect_subs, words
 from rein.steering.bash.model import UNKNOWN, Expansion, Word
 
 if TYPE_CHECKING:
@@ -32,14 +33,14 @@ def assignment(node: Node, src: bytes, subs: list[Sub]) -> tuple[str, Word | Non
         name_node = target.children[0] if target.child_count else target
         for child in children[2:]:
             collect_subs(child, subs)
-        return _text(name_node, src), None, False
+        return node_text(name_node, src), None, False
     append = len(children) > 1 and children[1].type == "+="
     values = children[2:]
     if values and values[0].type == "array":
         collect_subs(values[0], subs)
-        return _text(target, src), None, append
+        return node_text(target, src), None, append
     built = words(values, src, subs)
-    return _text(target, src), built[0] if built else Word(value="", raw=""), append
+    return node_text(target, src), built[0] if built else Word(value="", raw=""), append
 
 
 def arith_names(node: Node, src: bytes) -> list[str]:
@@ -50,11 +51,11 @@ def arith_names(node: Node, src: bytes) -> list[str]:
         current = stack.pop()
         children = current.children
         if current.type == "variable_assignment" and children:
-            names.append(_text(children[0], src))
+            names.append(node_text(children[0], src))
         elif current.type in _EXPRESSIONS and any(child.type in _ASSIGNING for child in children):
             operand = next((child for child in children if child.is_named), None)
             if operand is not None and operand.type in ("variable_name", "word"):
-                names.append(_text(operand, src))
+                names.append(node_text(operand, src))
         stack.extend(children)
     return names
 
@@ -67,11 +68,7 @@ def _assignments(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
         subs: list[Sub] = []
         name, value, append = assignment(child, ctx.src, subs)
         walker.run_subs(subs, frame, g, ctx, "assignment")
-        new = UNKNOWN if value is None else resolve(value, frame.env)
-        if append:
-            old = frame.env.get(name, UNKNOWN)
-            new = old + new if isinstance(old, str) and isinstance(new, str) else UNKNOWN
-        frame.set_var(name, new)
+        frame.set_var(name, assigned(name, value, append, frame.env))
     return g
 
 
@@ -90,14 +87,14 @@ def _declaration(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
             pending.append(child)
     argv.extend(words(pending, src, subs))
     walker.run_subs(subs, frame, g, ctx, "assignment")
-    return walker.emit(tuple(argv), _text(node, src), frame, g, ctx) if argv else g
+    return walker.emit(tuple(argv), node_text(node, src), frame, g, ctx) if argv else g
 
 
 def _assignment_word(node: Node, src: bytes, subs: list[Sub]) -> Word:
     """`X=$v` as one word (`X=` then the value's parts); arrays keep their text, starting with `(`."""
     name, value, append = assignment(node, src, subs)
     head = f"{name}{'+=' if append else '='}"
-    raw = _text(node, src)
+    raw = node_text(node, src)
     if value is None:
         text = raw.partition("=")[2]
         return Word(value=head + text, raw=raw, parts=(head, Expansion(kind="other", raw=text)))
@@ -124,7 +121,7 @@ def _test(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
     if node.children and node.children[0].type == "((":
         for name in arith_names(node, ctx.src):
             frame.set_var(name, UNKNOWN)
-    return walker.emit(tuple(argv), _text(node, ctx.src), frame, g, ctx) if argv else g
+    return walker.emit(tuple(argv), node_text(node, ctx.src), frame, g, ctx) if argv else g
 
 
 def _negated(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
@@ -186,7 +183,7 @@ def _case(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
         parts = item.children
         close = next((at for at, child in enumerate(parts) if child.type == ")"), 0)
         patterns = [child for child in parts[:close] if child.is_named and child.type != "comment"]
-        matches_all = matches_all or any(_text(pattern, src) == "*" for pattern in patterns)
+        matches_all = matches_all or any(node_text(pattern, src) == "*" for pattern in patterns)
         subs = []
         words(patterns, src, subs)
         walker.run_subs(subs, frame, g, ctx)
@@ -215,7 +212,7 @@ def _for(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
             collect_subs(child, subs)
             names.extend(arith_names(child, ctx.src))
         elif kind == "variable_name" and not names:
-            names.append(_text(child, ctx.src))
+            names.append(node_text(child, ctx.src))
         elif child.is_named and kind != "comment":
             values.append(child)
     words(values, ctx.src, subs)
@@ -276,7 +273,7 @@ def _function(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
     for child in node.children:
         kind = child.type
         if kind == "word" and not name:
-            name = _text(child, ctx.src)
+            name = node_text(child, ctx.src)
         elif kind in ("compound_statement", "subshell", "test_command"):
             defined = Ctx(ctx.src, ctx.wrappers, "function", ctx.depth, ctx.where)
             walker.stmt(child, frame.copy(), (), defined)
@@ -284,10 +281,6 @@ def _function(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
         elif kind == "file_redirect":
             walker.redirects([child], frame.copy(), (), ctx)
     return g
-
-
-def _text(node: Node, src: bytes) -> str:
-    return src[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
 
 Handler: TypeAlias = "Callable[[Walker, Node, Frame, G, Ctx], G]"
@@ -307,4 +300,3 @@ HANDLERS: dict[str, Handler] = {
     "while_statement": _while,
     "function_definition": _function,
 }
-STATEMENTS = STATEMENT_NODES

@@ -8,13 +8,18 @@ import re
 from collections.abc import Callable, Sequence
 
 from rein.steering.bash._frame import Frame, Value
-from rein.steering.bash._words import resolve, split_assignment, tail
+from rein.steering.bash._words import assigned, resolve, split_assignment, tail
 from rein.steering.bash.model import UNKNOWN, Env, Unknown, Word
 
 Argv = Sequence[Word]
-_GIT_VALUE = frozenset(
-    {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env"}
-)
+GIT_VALUE_OPTIONS = frozenset({
+    "-C", "-c", "--config-env", "--git-dir", "--work-tree", "--namespace", "--attr-source",
+    "--shallow-file", "--super-prefix",
+})  # fmt: skip
+"""git's global options that take the next word as their value (git.c `handle_options`); the
+`--opt=value` spellings are one word. `--exec-path[=<path>]` and `--list-cmds=<x>` never take the
+next word. `--super-prefix` (older gits) and `--attr-source` (newer ones) are kept for every version:
+a git that lacks one rejects the command, so skipping its value is never wrong."""
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -39,7 +44,7 @@ def git_globals(argv: Argv) -> tuple[list[Word], int]:
     index, count = 1, len(argv)
     while index < count:
         value = argv[index].value
-        if value in _GIT_VALUE:
+        if value in GIT_VALUE_OPTIONS:
             if value == "-C" and index + 1 < count:
                 dirs.append(argv[index + 1])
             index += 2
@@ -90,12 +95,8 @@ def declare(argv: Argv, frame: Frame) -> None:
         split = split_assignment(word)
         if split is not None:
             name, value_word, append = split
-            new: Value = (
-                UNKNOWN if opaque or value_word.value.startswith("(") else resolve(value_word, frame.env)
-            )
-            if append:
-                old = frame.env.get(name, UNKNOWN)
-                new = old + new if isinstance(old, str) and isinstance(new, str) else UNKNOWN
+            plain = not opaque and not value_word.value.startswith("(")  # not an array
+            new = assigned(name, value_word if plain else None, append, frame.env)
             frame.set_var(name, new, export=export)
         elif word.dynamic:
             frame.forget_env()

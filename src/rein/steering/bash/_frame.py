@@ -96,11 +96,14 @@ class Frame:
     def export(self, name: str) -> None:
         self.local = self.local - {name}
 
-    def forget_env(self) -> None:
-        """No variable can be trusted any more (`env -i`, `export "$X"`). PWD stays: it is how the
-        walker knows the shell's own directory, which no assignment moves."""
+    def forget_env(self, *, cleared: bool = False) -> None:
+        """No variable can be trusted any more (`export "$X"`, `unset "$X"`), or none is set at all
+        (`cleared`: `env -i`). PWD stays: it is how the walker knows the shell's own directory, which
+        no assignment moves. Unless cleared, HOME stays too, as UNKNOWN: a missing HOME means it is
+        certainly unset (`~` then reads the user's home from the user database)."""
         pwd = self.env.get("PWD", UNKNOWN)
-        self.env, self.local, self.snapshot = {"PWD": pwd}, frozenset(), None
+        env: dict[str, Value] = {"PWD": pwd} if cleared else {"PWD": pwd, "HOME": UNKNOWN}
+        self.env, self.local, self.snapshot = env, frozenset(), None
 
     def chdir(self, cwd: Value) -> None:
         self.env = {**self.env, "OLDPWD": self.cwd, "PWD": cwd}

@@ -109,7 +109,7 @@ def inner(
         for name, prefixed in env.items():
             target.set_var(name, prefixed, export=True)
     if job.env_clear:
-        target.forget_env()
+        target.forget_env(cleared=True)
     for name in job.env_unset:
         target.unset_var(name)
     for name, value in job.env_set:

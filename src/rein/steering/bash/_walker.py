@@ -17,7 +17,7 @@ from rein.steering.bash._chain import REDIRECTS, Link, Member, chained, flatten,
 from rein.steering.bash._frame import Ctx, Frame, Value
 from rein.steering.bash._parse import parse, syntax_problems
 from rein.steering.bash._redirects import Stdin, node_text, raw
-from rein.steering.bash._words import Sub, resolve, words
+from rein.steering.bash._words import STATEMENT_NODES, Sub, assigned, words
 from rein.steering.bash.model import UNKNOWN, CommandRef, Tracker, Word
 
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ class Walker:
             self.redirects([node], frame, g, ctx)
         elif kind == "ERROR":  # already reported; still walk what was understood inside
             for child in node.children:
-                if child.type in _control.STATEMENTS:
+                if child.type in STATEMENT_NODES:
                     self.stmt(child, frame, g, ctx)
         elif kind != "comment":
             row = node.start_point.row + 1
@@ -219,7 +219,7 @@ class Walker:
                 redirects.append(child)
             elif kind == "variable_assignment" and not named:
                 assignments.append(child)
-            elif kind in _control.STATEMENTS:  # `time (make)`: tree-sitter makes the group an argument
+            elif kind in STATEMENT_NODES:  # `time (make)`: tree-sitter makes the group an argument
                 bodies.append(child)
             elif kind != "comment":
                 literals.append(child)
@@ -269,12 +269,7 @@ class Walker:
         self.run_subs(subs, frame, g, ctx, "assignment")
         env: dict[str, Value] = {}
         for name, value, append in parsed:
-            scope = {**frame.env, **env}
-            new: Value = UNKNOWN if value is None else resolve(value, scope)
-            old = scope.get(name, UNKNOWN)
-            if append:
-                new = old + new if isinstance(old, str) and isinstance(new, str) else UNKNOWN
-            env[name] = new
+            env[name] = assigned(name, value, append, {**frame.env, **env})
         return env
 
 

@@ -105,14 +105,26 @@ def resolve(word: Word, env: Env) -> str | Unknown:
         return word.value
     out: list[str] = []
     for part in word.parts:
-        if isinstance(part, str):
-            out.append(part)
-            continue
-        value = env.get(part.name, UNKNOWN) if part.kind == "var" and part.name else UNKNOWN
+        value = part if isinstance(part, str) else lookup(part, env)
         if isinstance(value, Unknown):
             return UNKNOWN
         out.append(value)
     return "".join(out)
+
+
+def lookup(part: Expansion, env: Env) -> str | Unknown:
+    """A variable's value from `env` (a missing one is unknown); UNKNOWN for any other expansion."""
+    return env.get(part.name, UNKNOWN) if part.kind == "var" and part.name else UNKNOWN
+
+
+def assigned(name: str, value: Word | None, append: bool, env: Env) -> str | Unknown:
+    """What `NAME=value` (or `NAME+=value`) sets NAME to, resolved in `env`; UNKNOWN when not known
+    (`value` None: an array, a subscript or anything else not a plain string)."""
+    new = UNKNOWN if value is None else resolve(value, env)
+    if not append:
+        return new
+    old = env.get(name, UNKNOWN)
+    return old + new if isinstance(old, str) and isinstance(new, str) else UNKNOWN
 
 
 def split_assignment(word: Word) -> tuple[str, Word, bool] | None:
