@@ -153,6 +153,68 @@ def test_a_variable_the_command_line_removed_is_unknown(check: Check, command: s
     assert verdict.rule == "no-rm-root"
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        # bash expands a command's words before its prefix or its wrapper's variables apply
+        'D=/; D=/tmp/x rm -rf "$D"/*',
+        'D=/; env D=/tmp/x rm -rf "$D"/*',
+        'D=/; sudo D=/tmp/x rm -rf "$D"/*',
+        'D=/; sudo D=/tmp/x env rm -rf "$D"/*',
+        "HOME=/; env -u HOME rm -rf ~/home",
+        "HOME=/; env -i rm -rf ~/home",
+        # so are a wrapper's own settings, even inside another wrapper
+        'D=/; sudo D=/tmp/x env X="$D" bash -c \'rm -rf "$X"/*\'',
+        'D=/; env D=/tmp/x env -C "$D" rm -rf ./*',
+        # and an unquoted heredoc or a herestring a shell reads its commands from
+        'D=/; D=/tmp/x bash <<EOF\nrm -rf "$D"/*\nEOF',
+        'X=/; bash <<EOF\nX=/tmp/x; rm -rf "$X"/*\nEOF',
+        'D=/; D=/tmp/x bash <<< "rm -rf $D/*"',
+        # a script a wrapper starts a shell on sees the variables the wrapper gives it
+        "D=/ bash -c 'rm -rf \"$D\"/*'",
+        "env D=/ sh -c 'rm -rf \"$D\"/*'",
+        "sudo D=/ sh -c 'rm -rf \"$D\"/*'",
+        "export D=/tmp/x; D=/ command bash -c 'rm -rf \"$D\"/*'",
+        "export D=/tmp/x; D=/ exec bash -c 'rm -rf \"$D\"/*'",
+        "D=/tmp/x; D=/ eval 'rm -rf \"$D\"/*'",
+    ],
+)
+def test_words_expand_with_the_shells_variables_not_the_commands(check: Check, command: str) -> None:
+    verdict = check(command)
+    assert not verdict.allow, command
+    assert verdict.rule == "no-rm-root"
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["bash <<EOF\nrm -rf $(cat dirs)\nEOF", "bash <<EOF\nrm -rf $UNSET/*\nEOF", 'sh <<< "rm -rf $U"'],
+)
+def test_a_shell_reading_an_unknown_expansion_is_unknown(check: Check, command: str) -> None:
+    verdict = check(command)
+    assert not verdict.allow, command
+    assert "not known statically" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'D=/tmp/x; D=/ rm -rf "$D"/*',
+        'D=/tmp/x; env -i rm -rf "$D"',  # the cleared environment is rm's, not its arguments'
+        'env -i rm -rf "$HOME/x"',
+        'D=/tmp/x; env -u D rm -rf "$D"/*',
+        "D=/; D=/tmp/x bash -c 'rm -rf \"$D\"/*'",  # the inner shell expands, with D=/tmp/x
+        "D=/; env D=/tmp/x sh -c 'rm -rf \"$D\"/*'",
+        "D=/; sudo D=/tmp/x sh -c 'rm -rf \"$D\"/*'",
+        "D=/; D=/tmp/x eval 'rm -rf \"$D\"/*'",
+        "D=/; D=/tmp/x bash <<'EOF'\nrm -rf \"$D\"/*\nEOF",
+        'D=/tmp/x; bash <<EOF\nrm -rf "$D"/* \\$HOME/x\nEOF',
+    ],
+)
+def test_the_commands_own_variables_do_not_reach_its_words(check: Check, command: str) -> None:
+    verdict = check(command)
+    assert verdict.allow, (command, verdict.reason)
+
+
 def test_tilde_with_home_unset_is_the_users_home(check: Check) -> None:
     assert check("unset HOME; rm -rf ~").rule == "no-rm-root"
     assert check("unset HOME; rm -rf ~/").rule == "no-rm-root"

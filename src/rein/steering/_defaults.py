@@ -36,10 +36,11 @@ def _force_push(ref: CommandRef, context: Context) -> Tri:
 def _target(word: Word, ref: CommandRef, context: Context) -> str | Unknown:
     """A path argument made absolute; a glob stays a pattern (`cd / && rm -rf *` targets `/*`).
 
-    Variables are read from the command's own state only: one it does not hold is unknown, even
-    if the context knew it before the command line unset it. The one fallback is bash's: `~` with
-    HOME certainly unset is the user's home (from the user database)."""
-    env = ref.state.env
+    Variables are read as the shell expanded the command's words: with its own variables, not the
+    command's prefix or wrapper ones (`D=/; env D=/tmp/x rm -rf "$D"/*` removes `/*`), and only those
+    the command line left: one it unset is unknown, even if the context knew it before. The one
+    fallback is bash's: `~` with HOME certainly unset is the user's home (from the user database)."""
+    env = ref.state.expansion
     parts: list[str] = []
     for part in word.parts or (word.value,):
         if isinstance(part, str):

@@ -6,7 +6,7 @@ import pytest
 
 from rein.steering.bash._inner import scan
 from rein.steering.bash.model import UNKNOWN, Word
-from tests.steering.bash.helpers import CWD, run
+from tests.steering.bash.helpers import CWD, only, run
 
 Expected = list[tuple[str, tuple[str, ...], str]]
 
@@ -204,3 +204,90 @@ def test_scan_options() -> None:
         ("--take", "v3"),
     ]
     assert index == 9
+
+
+@pytest.mark.parametrize(
+    ("source", "text", "name", "expanded", "own"),
+    [
+        ('D=/a; D=/b rm "$D"', "rm $D", "D", "/a", "/b"),
+        ('D=/a; env D=/b rm "$D"', "rm $D", "D", "/a", "/b"),
+        ('D=/a; sudo D=/b rm "$D"', "rm $D", "D", "/a", "/b"),
+        ('D=/a; sudo D=/b env D=/c rm "$D"', "rm $D", "D", "/a", "/c"),
+        ("HOME=/a; env -u HOME rm ~/x", "rm ~/x", "HOME", "/a", None),
+        ('D=/a; export D; env -i rm "$D"', "rm $D", "D", "/a", None),
+        ("D=/a; D=/b bash -c 'rm \"$D\"'", "rm $D", "D", "/b", "/b"),  # the inner shell expands
+        ("D=/a; env D=/b sh -c 'rm \"$D\"'", "rm $D", "D", "/b", "/b"),
+        ("D=/a; sudo D=/b sh -c 'rm \"$D\"'", "rm $D", "D", "/b", "/b"),
+        ("export D=/a; D=/b command bash -c 'rm \"$D\"'", "rm $D", "D", "/b", "/b"),
+        ("D=/a; D=/b eval 'rm \"$D\"'", "rm $D", "D", "/b", "/b"),
+        ("D=/a; D=/b bash <<'EOF'\nrm \"$D\"\nEOF", "rm $D", "D", "/b", "/b"),
+        ("D=/a; D=/b bash <<EOF\nrm \\$D\nEOF", "rm $D", "D", "/b", "/b"),
+    ],
+)
+def test_words_expand_with_the_shells_variables(
+    source: str, text: str, name: str, expanded: str, own: str | None
+) -> None:
+    """A command's words are expanded by the shell running it, before its prefix and wrapper
+    variables apply; the command (and any shell it starts) sees those."""
+    state = only(run(source), text).state
+    assert state.expansion.get(name) == expanded
+    assert state.env.get(name) == own
+
+
+def test_a_wrappers_own_settings_expand_with_the_shells_variables() -> None:
+    analysis = run('D=/a; sudo D=/b env X="$D" printenv; env D=/b env -C "$D" pwd; D=/b git -C "$D" status')
+    assert only(analysis, "printenv").state.env["X"] == "/a"
+    assert only(analysis, "pwd").state.cwd == "/a"
+    assert only(analysis, "git -C $D status").state.cwd == "/a"
+
+
+def test_a_plain_state_expands_with_its_env() -> None:
+    state = run("rm x").refs[0].state
+    assert state.expand_env is None and state.expansion is state.env
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ('D=/a; D=/b bash <<EOF\nrm "$D" ${D}x\nEOF', "rm /a /ax"),
+        ('D=/a; D=/b bash <<< "rm $D"', "rm /a"),
+        ("bash <<EOF\nrm 'a\\\\b' c\\\nd '\\$x'\nEOF", "rm a\\b cd $x"),  # escapes resolved
+        ("bash <<< ~/x", "/home/dev/x"),
+    ],
+)
+def test_a_shell_reads_a_heredoc_as_the_outer_shell_expanded_it(source: str, expected: str) -> None:
+    analysis = run(source)
+    assert analysis.refs[-1].text == expected
+    assert all(not ref.unknown for ref in analysis.refs)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "bash <<EOF\nrm $(x)\nEOF",
+        "bash <<EOF\nrm `x`\nEOF",
+        "sh <<EOF\nrm $U\nEOF",
+        "bash <<EOF\n${D:-x}\nEOF",
+        "bash <<EOF\n$1\nEOF",
+        'bash <<< "$U"',
+    ],
+)
+def test_a_shell_reading_an_unknown_expansion_is_unknown(source: str) -> None:
+    (shell,) = [ref for ref in run(source).refs if ref.name in ("bash", "sh")]
+    assert shell.unknown and "not known statically" in shell.unknown[0]
+
+
+def test_a_quoted_heredoc_and_other_readers_are_read_as_written() -> None:
+    assert run("bash <<'EOF'\nrm $(x) $U\nEOF").refs[0].unknown == ()
+    assert run("cat <<EOF\n$U\nEOF").refs[0].unknown == ()
+    assert run("python3 <<EOF\nprint('$U')\nEOF").refs[0].unknown == ()
+
+
+def test_eval_holds_its_prefix_variables_while_it_runs() -> None:
+    """bash puts D back after `D=x eval ...`, a POSIX shell keeps it: unknown unless both agree."""
+    assert run('D=/a; D=/b eval true; echo "$D"').refs[-1].state.expansion["D"] is UNKNOWN
+    assert run('D=/a; D=/a eval true; echo "$D"').refs[-1].state.expansion["D"] == "/a"
+    assert run('E=/e eval true; echo "$E"').refs[-1].state.expansion["E"] is UNKNOWN
+    exported = run("export D=/a; D=/a eval true; bash -c 'echo'; G=1; G=1 eval true; bash -c 'echo'")
+    assert [ref.state.env.get("D") for ref in exported.refs if ref.via == ""][-1] == "/a"
+    assert "G" not in exported.refs[-1].state.env, "G stays a shell variable, not exported"

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rein.steering.bash._frame import Ctx, Frame
-from rein.steering.bash._words import Sub, collect_subs, words
+from rein.steering.bash._words import Sub, collect_subs, lookup, words
+from rein.steering.bash.model import UNKNOWN, Env, Unknown, Word
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -21,6 +22,10 @@ _INERT = frozenset({"word", "number"})
 """Redirect targets that are plain text: nothing in them runs."""
 _BACKQUOTED = re.compile(r"`((?:[^`\\]|\\.)*)`", re.S)
 _BACKQUOTE_ESCAPE = re.compile(r"\\([`$\\])")
+_HEREDOC_EXPANSION = re.compile(
+    r"\\([$`\\\n])|\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})|\$[({\[0-9@*#?$!-]|`"
+)
+"""In an unquoted heredoc: an escape (`\\$`), a variable (`$D`, `${D}`), or any other expansion."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +35,60 @@ class Stdin:
     kind: str
     """"heredoc", "herestring", "file" or "pipe"."""
     text: str = ""
+    """The heredoc body or the herestring's words as written, before the expansions below."""
+    env: Env | None = None
+    """For an unquoted heredoc or a herestring: the variables of the shell that expands it before
+    the command reads it (not the command's own: `D=x bash <<EOF` reads the shell's `$D`)."""
+    words: tuple[Word, ...] = ()
+    """For a herestring: its words, expanded with `env`."""
+
+
+def expanded(stdin: Stdin) -> str | None:
+    """The text the command reads: `text` after the expansions the shell makes first; None when
+    one of them is not known (`$(date)`, a variable the walk does not know)."""
+    env = stdin.env
+    if env is None:
+        return stdin.text
+    if stdin.kind == "herestring":
+        values = [_here_word(word, env) for word in stdin.words]
+        known = [value for value in values if isinstance(value, str)]
+        return " ".join(known) + "\n" if len(known) == len(values) else None
+    return _heredoc_body(stdin.text, env)
+
+
+def _here_word(word: Word, env: Env) -> str | Unknown:
+    """A herestring word's value: variables and `~` expanded, no globbing (bash does none there)."""
+    out: list[str] = []
+    for part in word.parts or (word.value,):
+        value = part if isinstance(part, str) else part.raw if part.kind == "glob" else lookup(part, env)
+        if isinstance(value, Unknown):
+            return UNKNOWN
+        out.append(value)
+    return "".join(out)
+
+
+def _heredoc_body(body: str, env: Env) -> str | None:
+    """An unquoted heredoc body as the command reads it: `$D` and `${D}` replaced by their values,
+    the escapes `\\$`, `\\``, `\\\\` and `\\<newline>` resolved; None if any expansion is unknown."""
+    if "$" not in body and "`" not in body and "\\" not in body:
+        return body
+    out: list[str] = []
+    position = 0
+    for match in _HEREDOC_EXPANSION.finditer(body):
+        escaped, name = match[1], match[2] or match[3]
+        if escaped is not None:
+            value: str | Unknown = "" if escaped == "\n" else escaped
+        elif name is not None:
+            value = env.get(name, UNKNOWN)
+        else:
+            value = UNKNOWN
+        if isinstance(value, Unknown):
+            return None
+        out.append(body[position : match.start()])
+        out.append(value)
+        position = match.end()
+    out.append(body[position:])
+    return "".join(out)
 
 
 def redirects(walker: Walker, redirects: Sequence[Node], frame: Frame, g: G, ctx: Ctx) -> Stdin | None:
@@ -60,11 +119,12 @@ def redirects(walker: Walker, redirects: Sequence[Node], frame: Frame, g: G, ctx
             operands = [child for child in children if child.is_named and child.type != "file_descriptor"]
             found = words(operands, src, subs)
             if from_stdin:
-                stdin = Stdin("herestring", " ".join(word.value for word in found) + "\n")
+                text = " ".join(word.value for word in found) + "\n"
+                stdin = Stdin("herestring", text, frame.env, tuple(found))
         else:
-            text = _heredoc(walker, children, frame, g, ctx, heredoc_subs, backquoted)
+            text, quoted = _heredoc(walker, children, frame, g, ctx, heredoc_subs, backquoted)
             if from_stdin:
-                stdin = Stdin("heredoc", text)
+                stdin = Stdin("heredoc", text, None if quoted else frame.env)
     walker.run_subs(subs, frame, g, ctx, "redirect")
     walker.run_subs(heredoc_subs, frame, g, ctx, "heredoc")
     for body in backquoted:
@@ -74,8 +134,9 @@ def redirects(walker: Walker, redirects: Sequence[Node], frame: Frame, g: G, ctx
 
 def _heredoc(
     walker: Walker, children: list[Node], frame: Frame, g: G, ctx: Ctx, subs: list[Sub], later: list[Node]
-) -> str:
-    """The body of a heredoc; its own `> file` redirects are walked, the chained commands are not.
+) -> tuple[str, bool]:
+    """The body of a heredoc and whether its marker is quoted (nothing in it is expanded then); its
+    own `> file` redirects are walked, the chained commands are not.
 
     In an unquoted heredoc, `$(...)` runs (tree-sitter parses it) and so do backquotes (it does
     not: they are found in the text here).
@@ -102,7 +163,7 @@ def _heredoc(
         redirects(walker, inner, frame, g, ctx)
     if strip:
         body = "\n".join(line.lstrip("\t") for line in body.split("\n"))
-    return body
+    return body, quoted
 
 
 def _backquotes(walker: Walker, body: Node, frame: Frame, g: G, ctx: Ctx) -> None:

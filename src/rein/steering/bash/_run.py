@@ -10,10 +10,10 @@ from rein.steering.bash._effects import BUILTINS, apply, command_cwd, resolve_pa
 from rein.steering.bash._frame import Ctx, Frame, Value
 from rein.steering.bash._inner import NOTHING, Inner
 from rein.steering.bash._interp import INTERPRETERS, Program, program
-from rein.steering.bash._redirects import MAX_DEPTH, Stdin
+from rein.steering.bash._redirects import MAX_DEPTH, Stdin, expanded
 from rein.steering.bash._words import resolve
 from rein.steering.bash._wrappers import WRAPPERS, unwrap
-from rein.steering.bash.model import UNKNOWN, Code, CommandRef, State, Word
+from rein.steering.bash.model import UNKNOWN, Code, CommandRef, Env, State, Word
 
 if TYPE_CHECKING:
     from rein.steering.bash._walker import G, Walker
@@ -33,21 +33,29 @@ def emit(
     ctx: Ctx,
     env: dict[str, Value] | None = None,
     stdin: Stdin | None = None,
+    expand: Env | None = None,
 ) -> G:
-    """Record the command `argv`, apply its effects, then walk what it runs."""
+    """Record the command `argv`, apply its effects, then walk what it runs.
+
+    `frame` is the state the command runs in and `env` its prefix variables (`X=1 cmd`): both make
+    the command's environment. Its words were expanded before either applied, by the shell running
+    the command line: with `expand` (a wrapper's, for the command it runs), else with `frame.env`.
+    """
     head = argv[0]
     name = head.value.rpartition("/")[2]
     state = frame.state()
-    if env:
-        state = State(cwd=state.cwd, env=MappingProxyType({**state.env, **env}), values=state.values)
+    if env or expand is not None:
+        own = MappingProxyType({**state.env, **env}) if env else state.env
+        shell = state.env if expand is None else expand
+        state = State(cwd=state.cwd, env=own, values=state.values, expand_env=shell)
     if name in _CWD_COMMANDS:
-        cwd = command_cwd(name, argv, state.cwd, state.env)
+        cwd = command_cwd(name, argv, state.cwd, state.expansion)
         if cwd is not None:
-            state = State(cwd=cwd, env=state.env, values=state.values)
+            state = replace(state, cwd=cwd)
     # Most commands are none of the names that need a closer look; they skip straight to the ref.
     special = bool(head.parts) or name in _SPECIAL or name in frame.funcs or name.startswith(_PYTHONS)
     unknown: list[str] = []
-    wrapped, prog, code = NOTHING, None, None
+    wrapped, prog, code, heredoc = NOTHING, None, None, None
     if special:
         if head.parts and head.dynamic:
             unknown.append(f"command name is dynamic: {head.raw}")
@@ -56,7 +64,10 @@ def emit(
             unknown.extend(wrapped.notes)
             walker.problems.extend(wrapped.problems)
         prog = program(name, argv)
-        code = _code(name, prog, stdin, unknown) if prog is not None else None
+        if prog is not None:
+            code = _code(name, prog, stdin, unknown)
+            if prog.language == "shell" and prog.from_stdin and stdin and stdin.kind.startswith("here"):
+                heredoc = _script(name, stdin, unknown)
         if name in (".", "source") and len(argv) > 1 and argv[1].dynamic:
             unknown.append(f"{name} runs a script that is not known statically: {argv[1].raw}")
     ref = CommandRef(
@@ -74,11 +85,12 @@ def emit(
         apply(name, argv, frame)
     ok = (*g, ref.index)
     jobs = wrapped.inners
-    if prog and prog.language == "shell" and prog.from_stdin and stdin and stdin.kind.startswith("here"):
-        jobs = (*jobs, Inner(name, "child", script=stdin.text, via=stdin.kind))
+    if heredoc is not None and stdin is not None:
+        jobs = (*jobs, Inner(name, "child", script=heredoc, via=stdin.kind))
         stdin = None
+    shell = ref.state.expansion
     for job in jobs:
-        done = inner(walker, job, frame, g, ctx, None if job.mode == "maybe" else stdin, env)
+        done = inner(walker, job, frame, g, ctx, None if job.mode == "maybe" else stdin, env, shell)
         if job.mode != "maybe":  # the wrapper exits with the inner command's status (`sudo a && b`)
             ok += tuple(index for index in done if index not in ok)
     return ok
@@ -92,10 +104,15 @@ def inner(
     ctx: Ctx,
     stdin: Stdin | None,
     env: dict[str, Value] | None,
+    shell: Env,
 ) -> G:
     """Walk a command a wrapper runs, in the state the wrapper gives it (with the wrapper's own
-    `X=1` prefix variables when it starts a new process); returns the refs certain to have exited
-    0 when it does."""
+    `X=1` prefix variables); returns the refs certain to have exited 0 when it does.
+
+    `shell` holds the variables the wrapper's words were expanded with: the wrapper's own settings
+    (`env D=$X`, `sudo -D $X`) and an inner argv (`env D=x rm "$D"`) read them, not the variables the
+    wrapper sets. A script the wrapper starts a shell on (`bash -c '...'`) is expanded by that shell,
+    with the variables the wrapper gives it."""
     if ctx.depth >= MAX_DEPTH:
         walker.problems.append(f"wrappers nest deeper than {MAX_DEPTH} levels; the rest is not analysed")
         return g
@@ -105,7 +122,10 @@ def inner(
         target = Frame(UNKNOWN, {}, dict.fromkeys(frame.values, UNKNOWN))
     else:
         target = frame.child()
-    if env and target is not frame:
+    held: list[tuple[str, Value | None, bool]] = []
+    if env and target is frame and job.script is not None:  # `D=x eval '...'`: D=x while it runs
+        held = [(name, frame.env.get(name), name in frame.local) for name in env]
+    if env and (target is not frame or held):
         for name, prefixed in env.items():
             target.set_var(name, prefixed, export=True)
     if job.env_clear:
@@ -113,16 +133,18 @@ def inner(
     for name in job.env_unset:
         target.unset_var(name)
     for name, value in job.env_set:
-        target.set_var(name, resolve(value, frame.env), export=True)
+        target.set_var(name, resolve(value, shell), export=True)
     if job.cwd_unknown:
         target.move(UNKNOWN)
     elif job.cwd is not None:
-        target.move(resolve_path(job.cwd, frame.cwd, frame.env))
+        target.move(resolve_path(job.cwd, frame.cwd, shell))
     wrappers = (*ctx.wrappers, job.label) if job.label else ctx.wrappers
     sub = Ctx(ctx.src, wrappers, job.via or ctx.via, ctx.depth + 1, ctx.where)
     ok = g
     if job.argv:
-        ok = emit(walker, job.argv, " ".join(word.raw for word in job.argv), target, g, sub, stdin=stdin)
+        text = " ".join(word.raw for word in job.argv)
+        own = env if target is frame else None  # `X=1 command cmd`: cmd gets X=1 too
+        ok = emit(walker, job.argv, text, target, g, sub, own, stdin, shell)
     elif job.script is not None:
         if job.mode != "same":  # a new shell starts with PWD set to where it runs
             target.env = {**target.env, "PWD": target.cwd}
@@ -131,7 +153,19 @@ def inner(
         ok = walker.source(target, g, Ctx(src, wrappers, sub.via, sub.depth, where))
     if job.mode in ("child", "maybe"):
         frame.absorb(target, exact=job.mode == "child")
+    for name, old, local in held:
+        _release(frame, name, old, local)
     return ok
+
+
+def _release(frame: Frame, name: str, old: Value | None, local: bool) -> None:
+    """After `D=x eval '...'`: bash puts back D's old value, a POSIX shell keeps the one it has now
+    (`x`, or what the string set); what they disagree on is unknown. `old` None: D was unset."""
+    now = frame.env.get(name)
+    if old is None and now is None:
+        return
+    kept = old if old is not None and now is not None and (old is now or old == now) else UNKNOWN
+    frame.set_var(name, kept, export=not local)
 
 
 def _code(name: str, prog: Program, stdin: Stdin | None, unknown: list[str]) -> Code | None:
@@ -157,6 +191,16 @@ def _code(name: str, prog: Program, stdin: Stdin | None, unknown: list[str]) -> 
     return None
 
 
+def _script(name: str, stdin: Stdin, unknown: list[str]) -> str:
+    """The commands a shell reads from a heredoc or herestring, as the shell running the command line
+    expanded them (`D=x bash <<EOF` reads that shell's `$D`, not `x`); notes it when that is unknown."""
+    text = expanded(stdin)
+    if text is None:
+        unknown.append(f"{name} reads commands from a {stdin.kind} that is not known statically")
+        return stdin.text
+    return text
+
+
 def _track(walker: Walker, ref: CommandRef, frame: Frame) -> CommandRef:
     seen: dict[str, object] = {}
     for tracker in walker.trackers:
@@ -173,9 +217,7 @@ def _track(walker: Walker, ref: CommandRef, frame: Frame) -> CommandRef:
             frame.set_value(name, after)
     if not seen:
         return ref
-    state = ref.state
-    values = MappingProxyType({**state.values, **seen})
-    return replace(ref, state=State(cwd=state.cwd, env=state.env, values=values))
+    return replace(ref, state=replace(ref.state, values=MappingProxyType({**ref.state.values, **seen})))
 
 
 def _call(walker: Walker, name: str, frame: Frame, ctx: Ctx) -> None:

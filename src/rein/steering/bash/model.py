@@ -90,16 +90,28 @@ EMPTY_ENV: Final[Env] = MappingProxyType({})
 class State:
     """What the shell state is when one command runs.
 
-    `cwd` is absolute, or UNKNOWN. `env` holds the variables known at start (with HOME, and PWD
-    kept as the shell's own directory) and those the command line assigned or exported (values may
-    be UNKNOWN; a missing one is unknown too). `values` holds each tracker's value by tracker name;
-    the git plugin's tracker keeps `branch` there (a branch name, None for detached or not a repo,
-    UNKNOWN).
+    `cwd` is absolute, or UNKNOWN. `env` is the command's own environment, what it and any shell it
+    starts see: the variables known at start (with HOME, and PWD kept as the shell's own directory),
+    those the command line assigned or exported, and those its prefix (`D=x cmd`) and its wrappers
+    (`env D=x cmd`, `sudo D=x cmd`, `env -u D`, `env -i`) set or remove (values may be UNKNOWN; a
+    missing one is unknown too). `values` holds each tracker's value by tracker name; the git
+    plugin's tracker keeps `branch` there (a branch name, None for detached or not a repo, UNKNOWN).
+
+    The command's words are expanded before any of that applies, by the shell that runs the command
+    line: `D=/; D=/tmp/x rm -rf "$D"/*` removes `/*`. `expand_env` holds the variables they were
+    expanded with, when they differ from `env`; read them through `expansion`.
     """
 
     cwd: str | Unknown
     env: Env = field(default_factory=lambda: EMPTY_ENV)
     values: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+    expand_env: Env | None = None
+    """The shell variables the command's arguments and redirects were expanded with; None: `env`."""
+
+    @property
+    def expansion(self) -> Env:
+        """The variables `$D`, `${D}` and `~` in the command's own words read (not the command's `env`)."""
+        return self.env if self.expand_env is None else self.expand_env
 
     @property
     def branch(self) -> str | Unknown | None:
