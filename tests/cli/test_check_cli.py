@@ -109,9 +109,19 @@ def test_explain_shows_each_command_with_its_state(dirs: tuple[Path, Path]) -> N
     assert push["rule"] == "no-force-push"
     cd = next(c for c in out["commands"] if c["argv"][0] == "cd")
     assert cd["cwd"] == str(project) and cd["rule"] is None
+    assert push["words_env"] is None and cd["words_env"] is None
     text = rein("explain", "--", command, cwd=project, home=home)
     assert text.returncode == 0
     assert "no-force-push@defaults" in text.stdout and "/tmp/repo" in text.stdout
+
+
+def test_explain_shows_the_variables_a_commands_words_were_expanded_with(dirs: tuple[Path, Path]) -> None:
+    project, home = dirs
+    done = rein("explain", "--json", "--", 'D=/; D=/tmp/x rm -rf "$D"/*', cwd=project, home=home)
+    out = json.loads(done.stdout)
+    rm = next(c for c in out["commands"] if c["argv"][0] == "rm")
+    assert rm["env"]["D"] == "/tmp/x" and rm["words_env"]["D"] == "/"
+    assert rm["rule"] == "no-rm-root"
 
 
 def test_help_and_version(dirs: tuple[Path, Path]) -> None:

@@ -34,6 +34,10 @@ def decision_json(decision: RefDecision) -> dict[str, object]:
         "cwd": None if ref.state.cwd is UNKNOWN else ref.state.cwd,
         "branch": _show(ref.state.branch) if ref.state.branch is not None else None,
         "env": {k: _show(v) for k, v in ref.state.env.items()},
+        # The variables its words were expanded with, where a prefix or a wrapper made them differ.
+        "words_env": None
+        if ref.state.expand_env is None
+        else {k: _show(v) for k, v in ref.state.expand_env.items()},
         "code": {"language": ref.code.language, "text": ref.code.text} if ref.code else None,
         "unknown": list(ref.unknown),
         "after": list(ref.after),
