@@ -17,8 +17,9 @@ def run(
     env: Env = EMPTY_ENV,
     values: Mapping[str, object] | None = None,
     trackers: Sequence[Tracker] = (),
+    known: frozenset[str] = frozenset(),
 ) -> Analysis:
-    return analyze(source, cwd=cwd, home=HOME, env=env, values=values, trackers=trackers)
+    return analyze(source, cwd=cwd, home=HOME, env=env, values=values, trackers=trackers, known=known)
 
 
 def branch_run(

@@ -61,7 +61,7 @@ def branches(source: str, start: object = "feature") -> list[object]:
         ("if x; then git checkout main; else git switch main; fi; git push", ["main"]),
         ("sudo git checkout main; git push", ["main"]),
         ("bash -c 'git checkout main'; git push", ["main"]),
-        ("xargs git checkout; git push", ["feature"]),
+        ("xargs git checkout; git push", [UNKNOWN]),  # xargs may give it a branch
         ("find . -exec git checkout main \\;; git push", [U]),
         ("ssh host git checkout main; git push", ["feature"]),
         ("cd /elsewhere && git checkout main && git push", ["main"]),

@@ -44,8 +44,9 @@ def marks(source: str) -> list[object]:
         ("until false; do pwd; done", [CWD]),
         ("select x in a; do cd /a; done; pwd", [U]),
         ("for ((i = 0; i < 2; i++)); do pwd; done", [CWD]),
-        ("f() { cd /a; pwd; }; pwd", ["/a", CWD]),
-        ("cd /a; f() { pwd; }; cd /b; f", ["/a"]),
+        ("f() { cd /a; pwd; }; pwd", [CWD]),  # a body runs only where it is called
+        ("f() { cd /a; pwd; }; f; pwd", ["/a", "/a"]),  # in this shell: its cd stays
+        ("cd /a; f() { pwd; }; cd /b; f", ["/b"]),
     ],
 )
 def test_scoping(source: str, expected: list[object]) -> None:
@@ -83,11 +84,12 @@ def test_loop_that_never_settles_ends_unknown() -> None:
     assert all(env.get(name, U) is U for name in "ABCDEF")
 
 
-def test_function_body_uses_the_state_where_it_is_defined() -> None:
+def test_function_body_runs_with_the_state_where_it_is_called() -> None:
     analysis = run("X=/def; f() { cd $X; pwd; }; X=/late; f; pwd")
-    assert [ref.state.cwd for ref in analysis.refs if ref.text == "pwd"] == ["/def", "/late"]
-    assert analysis.refs[0].via == "function"
-    assert analysis.refs[0].after == ()
+    assert [ref.state.cwd for ref in analysis.refs if ref.text == "pwd"] == ["/late", "/late"]
+    body = [ref for ref in analysis.refs if ref.via == "function"]
+    assert [ref.text for ref in body] == ["cd /late", "pwd"]
+    assert body[0].wrappers == ("f",) and body[0].after == ()
 
 
 def test_unsupported_construct_is_a_problem() -> None:

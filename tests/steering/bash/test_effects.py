@@ -100,7 +100,7 @@ def test_per_command_directory(source: str, expected: object) -> None:
         ("X+=a; env", "X", U),
         ("X=$(date); X+=a; env", "X", U),
         ("X=a; export X+=b; env", "X", "ab"),
-        ("X=a; declare X+=(b); env", "X", U),
+        ("X=a; declare X+=(b); env", "X", "a"),  # the scalar becomes the array's first element
         ("X=a X+=b env", "X", "ab"),
         ("X=a; X+=b env", "X", "ab"),
         ("X=$HOME/x; env", "X", f"{HOME}/x"),
@@ -112,8 +112,9 @@ def test_per_command_directory(source: str, expected: object) -> None:
         ("declare -x X=1 Y=2; env", "Y", "2"),
         ("local X=a; readonly Y=b; typeset Z=c; env", "Z", "c"),
         ("declare -i X=1+1; env", "X", U),
-        ("declare -a X=(1 2); env", "X", U),
-        ("X=(1 2); env", "X", U),
+        ("declare -a X=(1 2); env", "X", "1"),  # as `X=(1 2)`
+        ("declare -A X=([k]=v); env", "X", U),
+        ("X=(1 2); env", "X", "1"),  # `$X` of an array is its first element
         ("X[1]=a; env", "X", U),
         ("X=1; unset X; env", "X", None),
         ("X=1; unset -v X; env", "X", None),

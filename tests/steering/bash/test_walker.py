@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rein.steering.bash import _control
+from rein.steering.bash._walk import MAX_AFTER
 from rein.steering.bash._words import STATEMENT_NODES
 from tests.steering.bash.helpers import CWD, run, texts
 
@@ -65,10 +66,10 @@ def test_every_construct_is_walked_in_order(source: str, expected: list[str]) ->
         ("echo ${x:-$(a)}", [("a", "$()"), ("echo ${x:-$(a)}", "")]),
         ("echo $(a $(b))", [("b", "$()"), ("a $(b)", "$()"), ("echo $(a $(b))", "")]),
         (
-            "f() { a; }; g() ( b ); function h { c; }",
-            [("a", "function"), ("b", "function"), ("c", "function")],
+            "f() { a; }; g() ( b ); function h { c; }; f; g; h",
+            [("f", ""), ("a", "function"), ("g", ""), ("b", "function"), ("h", ""), ("c", "function")],
         ),
-        ("f() { echo $(a); }", [("a", "$()"), ("echo $(a)", "function")]),
+        ("f() { echo $(a); }; f", [("f", ""), ("a", "$()"), ("echo $(a)", "function")]),
         ("case $(a) in x) b;; esac", [("a", "$()"), ("b", "")]),
         ("for x in $(a); do b; done", [("a", "$()"), ("b", "")]),
         ("a=(1 $(b))", [("b", "assignment")]),
@@ -103,7 +104,7 @@ def test_substitutions_run_first_and_say_how_they_were_reached(
         ("if a && b; then c; elif d; then e; else f; fi && g", [(), (0,), (0, 1), (), (3,), (), ()]),
         ("while a; do b; done; until c; do d; done", [(), (0,), (), ()]),
         ("a && b & c", [(), (0,), ()]),
-        ("a && f() { b; }", [(), ()]),
+        ("a && f() { b; }", [()]),  # a definition runs nothing
         ("a && sudo b && c", [(), (0,), (0,), (0, 1, 2)]),
         ("sudo make test && git commit", [(), (), (0, 1)]),
         ("bash -c 'a; b' && c", [(), (), (), (0, 2)]),
@@ -153,7 +154,7 @@ def test_dynamic_command_name_is_unknown() -> None:
 @pytest.mark.parametrize(
     ("source", "expected"),
     [
-        ("cat <<EOF | sh && cd /t && ls\nbody\nEOF\nls", ["cat", "sh", "cd /t", "ls", "ls"]),
+        ("cat <<EOF | sh && cd /t && ls\nbody\nEOF\nls", ["cat", "sh", "body", "cd /t", "ls", "ls"]),
         ("cat <<EOF && a || b\nbody\nEOF", ["cat", "a", "b"]),
         ("cat <<EOF | a | b\nbody\nEOF", ["cat", "a", "b"]),
         ("x | cat <<EOF | y\nbody\nEOF", ["x", "cat", "y"]),
@@ -183,12 +184,19 @@ def test_words_tree_sitter_drops_before_a_heredoc_are_kept(source: str, expected
 
 def test_heredoc_chain_keeps_its_order_for_state_and_after() -> None:
     analysis = run("cat <<EOF | sh && cd /t && ls\nbody\nEOF")
-    cat, sh, cd, ls = analysis.refs
-    assert (ls.state.cwd, ls.after, cd.after) == ("/t", (sh.index, cd.index), (sh.index,))
+    cat, sh, body, cd, ls = analysis.refs  # sh reads what cat prints: the heredoc's `body`
+    assert body.via == "pipe"
+    assert (ls.state.cwd, ls.after, cd.after) == (
+        "/t",
+        (sh.index, body.index, cd.index),
+        (sh.index, body.index),
+    )
     assert cat.state.cwd == sh.state.cwd == "/home/dev/project"
 
 
 def test_long_chains_do_not_recurse() -> None:
     analysis = run(" && ".join(["true"] * 3000))
     assert len(analysis.refs) == 3000 and analysis.problems == ()
-    assert analysis.refs[-1].after == tuple(range(2999))
+    # `after` keeps the most recent successes only, so a long chain costs linear work
+    assert analysis.refs[-1].after == tuple(range(2999 - MAX_AFTER, 2999))
+    assert analysis.refs[40].after == tuple(range(40))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rein.steering.bash import UNKNOWN, Expansion, Unknown, Word
-from rein.steering.bash._words import assigned, decode_ansi_c, lookup, resolve, split_assignment, tail
+from rein.steering.bash._parse import parse
+from rein.steering.bash._words import assigned, decode_ansi_c, lookup, resolve, split_assignment, tail, words
 from tests.steering.bash.helpers import argvs, run
 
 
@@ -69,7 +70,7 @@ def test_huge_brace_expansion_is_dynamic_not_expanded() -> None:
         ("$HOME", "$HOME", (Expansion(kind="var", raw="$HOME", name="HOME"),)),
         ("${HOME}/x", "${HOME}/x", (Expansion(kind="var", raw="${HOME}", name="HOME"), "/x")),
         ("${x:-y}", "${x:-y}", (Expansion(kind="var", raw="${x:-y}"),)),
-        ('"a  $x  b"', "a  $x  b", ("a  ", Expansion(kind="var", raw="$x", name="x"), "  b")),
+        ('"a  $x  b"', "a  $x  b", ("a  ", Expansion(kind="var", raw="$x", name="x", quoted=True), "  b")),
         ("$(pwd)", "$(pwd)", (Expansion(kind="command", raw="$(pwd)"),)),
         ("`pwd`", "`pwd`", (Expansion(kind="command", raw="`pwd`"),)),
         ("$((1+2))", "$((1+2))", (Expansion(kind="arith", raw="$((1+2))"),)),
@@ -85,7 +86,10 @@ def test_huge_brace_expansion_is_dynamic_not_expanded() -> None:
     ],
 )
 def test_dynamic_parts_are_marked(raw: str, value: str, parts: tuple[object, ...]) -> None:
-    word = run(f"echo {raw}").refs[-1].argv[1]
+    """The word as written, before the walk puts known values in (`$HOME` is known there)."""
+    src = f"echo {raw}".encode()
+    command = parse(src).children[0]
+    (word,) = words([child for child in command.children if child.type != "command_name"], src, [])
     assert (word.value, word.raw, word.parts, word.dynamic) == (value, raw, parts, True)
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
+from rein.steering.bash import commands
 from rein.steering.bash._effects import join_path
 from rein.steering.bash._frame import Ctx, Frame, Value
 from rein.steering.bash._walker import Walker
@@ -21,21 +23,25 @@ def analyze(
     env: Env = EMPTY_ENV,
     values: Mapping[str, object] | None = None,
     trackers: Sequence[Tracker] = (),
+    known: frozenset[str] = frozenset(),
 ) -> Analysis:
     """Every command `source` would execute, in order, each with the shell state at its position.
 
     `cwd` is the absolute starting directory (anything else is taken as unknown), `home` the user's
     home (the default for HOME, so `~` and a bare `cd` resolve), `env` the variables known at start
     (PWD is always `cwd`; anything missing is unknown when expanded), `values` each tracker's starting
-    value by name (missing ones start UNKNOWN), `trackers` the extra state dimensions to follow.
+    value by name (missing ones start UNKNOWN), `trackers` the extra state dimensions to follow, and
+    `known` command names to treat as known besides the command model's own (the names the policy's
+    rules are about), so an unknown wrapper cannot hide them.
 
     `Analysis.comments` holds the text of the command line's own comments (`# ...`, not a `#` inside
     quotes or a word, nor one inside a `bash -c` string or heredoc).
 
     Never raises, whatever the input: anything not understood (a parse error, a construct the walker
-    does not model, nesting too deep) is listed in `Analysis.problems`, with the refs found anyway.
+    does not model) is listed in `Analysis.problems`, with the refs found anyway; a walk past rein's
+    budget (nesting too deep, too much work) stops and says why in `Analysis.exhausted`.
     """
-    walker = Walker(trackers)
+    walker = Walker(trackers, _known(known))
     comments: list[str] = []
     try:
         src = source.encode("utf-8", "surrogatepass")
@@ -47,7 +53,16 @@ def analyze(
     except Exception as error:  # the contract is to never raise: fail closed with what was found
         walker.problems.append(f"internal error while analysing the command: {type(error).__name__}: {error}")
     problems = tuple(dict.fromkeys(walker.problems)) if walker.problems else ()
-    return Analysis(source=source, refs=tuple(walker.refs), problems=problems, comments=tuple(comments))
+    return Analysis(
+        source=source, refs=tuple(walker.refs), problems=problems, comments=tuple(comments),
+        exhausted=walker.exhausted,
+    )  # fmt: skip
+
+
+@lru_cache(maxsize=8)
+def _known(extra: frozenset[str]) -> frozenset[str]:
+    """The model's command names and a policy's (one union per policy, not per call)."""
+    return commands.KNOWN | extra
 
 
 def _input_problems(source: str, src: bytes) -> list[str]:

@@ -6,15 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeAlias
 
-from rein.steering.bash._frame import Ctx, Frame, merge
+from rein.steering.bash._expand import expand, fill
+from rein.steering.bash._frame import Array, Ctx, Frame, Value, merge
 from rein.steering.bash._redirects import node_text
+from rein.steering.bash._walk import G, Walk
 from rein.steering.bash._words import Sub, assigned, collect_subs, words
-from rein.steering.bash.model import UNKNOWN, Expansion, Word
+from rein.steering.bash.model import UNKNOWN, Expansion, Unknown, Word
 
 if TYPE_CHECKING:
     from tree_sitter import Node
-
-    from rein.steering.bash._walker import G, Walker
 
 _LOOP_PASSES = 4
 _ASSIGNING = frozenset({"=", "+=", "-=", "*=", "/=", "%=", "**=", "<<=", ">>=", "&=", "^=", "|=", "++", "--"})
@@ -60,34 +60,85 @@ def arith_names(node: Node, src: bytes) -> list[str]:
     return names
 
 
-def _assignments(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
+def _assignments(walker: Walk, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
     nodes = [node] if node.type == "variable_assignment" else node.children
     for child in nodes:
         if child.type != "variable_assignment":
             continue
         subs: list[Sub] = []
         name, value, append = assignment(child, ctx.src, subs)
-        walker.run_subs(subs, frame, g, ctx, "assignment")
+        outputs = walker.run_subs(subs, frame, g, ctx, "assignment")
+        elements = _array(child, ctx.src, frame, outputs)
+        if elements is not None:
+            _set_array(frame, name, elements, append, _prior(frame, name))
+            continue
+        if value is not None and outputs:
+            value = fill((value,), outputs)[0]
         frame.set_var(name, assigned(name, value, append, frame.env))
     return g
 
 
-def _declaration(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
+def _set_array(frame: Frame, name: str, elements: Array, append: bool, prior: Array) -> None:
+    """`a=(x y)`, or `a+=(z)`, which appends to what `a` held before (`prior`)."""
+    if append:
+        elements = (
+            (*prior, *elements) if isinstance(prior, tuple) and isinstance(elements, tuple) else UNKNOWN
+        )
+    frame.set_array(name, elements)
+
+
+def _prior(frame: Frame, name: str) -> Array:
+    """What `name` holds as an array: its elements, or a scalar as the one element."""
+    array = frame.arrays.get(name)
+    if array is not None:
+        return array
+    scalar = frame.env.get(name)
+    return () if scalar is None else (scalar,)
+
+
+def _array(
+    node: Node, src: bytes, frame: Frame, outputs: dict[str, Value]
+) -> tuple[Value, ...] | Unknown | None:
+    """`a=(x y z)`: the elements, expanded as bash does (UNKNOWN where one is not known); None when
+    the assignment is not an array."""
+    values = node.children[2:]
+    if not values or values[0].type != "array":
+        return None
+    items = [child for child in values[0].children if child.is_named and child.type != "comment"]
+    found = expand(fill(words(items, src, []), outputs), frame.env, frame.arrays)
+    if any(word.dynamic for word in found):
+        return UNKNOWN
+    return tuple(word.value for word in found)
+
+
+def _declaration(walker: Walk, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
     """`export X=1 Y`, `unset X`: a builtin whose arguments may be assignments."""
     src = ctx.src
     subs: list[Sub] = []
     argv: list[Word] = []
     pending: list[Node] = []
+    arrays: list[Node] = []
     for child in node.children:
         if child.type == "variable_assignment":
             argv.extend(words(pending, src, subs))
             pending = []
             argv.append(_assignment_word(child, src, subs))
+            arrays.append(child)
         elif child.type != "comment":
             pending.append(child)
     argv.extend(words(pending, src, subs))
-    walker.run_subs(subs, frame, g, ctx, "assignment")
-    return walker.emit(tuple(argv), node_text(node, src), frame, g, ctx) if argv else g
+    outputs = walker.run_subs(subs, frame, g, ctx, "assignment")
+    associative = any(word.value.startswith("-") and "A" in word.value for word in argv[1:])
+    held: list[tuple[str, Array, bool, Array]] = []
+    for child in arrays:  # `declare -a c=(git clean -fdx)` holds an array, as `c=(...)` does
+        elements = _array(child, src, frame, outputs)
+        if elements is not None:
+            name, _, append = assignment(child, src, [])
+            held.append((name, UNKNOWN if associative else elements, append, _prior(frame, name)))
+    ok = walker.emit(tuple(argv), node_text(node, src), frame, g, ctx) if argv else g
+    for name, elements, append, prior in held:
+        _set_array(frame, name, elements, append, prior)
+    return ok
 
 
 def _assignment_word(node: Node, src: bytes, subs: list[Sub]) -> Word:
@@ -105,7 +156,7 @@ def _assignment_word(node: Node, src: bytes, subs: list[Sub]) -> Word:
     return Word(value=head + value.value, raw=raw, parts=parts)
 
 
-def _test(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
+def _test(walker: Walk, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
     """`[ ... ]`, `[[ ... ]]`, `(( ... ))`: a command whose operands may run substitutions."""
     leaves: list[Node] = []
     stack = list(reversed(node.children))
@@ -124,27 +175,27 @@ def _test(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
     return walker.emit(tuple(argv), node_text(node, ctx.src), frame, g, ctx) if argv else g
 
 
-def _negated(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
+def _negated(walker: Walk, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
     for child in node.children:
         if child.is_named and child.type != "comment":
             walker.stmt(child, frame, g, ctx)
     return g
 
 
-def _subshell(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
+def _subshell(walker: Walk, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
     apart = frame.copy()
     ok = walker.seq(node.children, apart, g, ctx)
     frame.absorb(apart, exact=False)
     return ok
 
 
-def _group(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
+def _group(walker: Walk, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
     if node.children and node.children[0].type == "((":  # tree-sitter reads `((x = 1))` as a group
         return _test(walker, node, frame, g, ctx)
     return walker.seq(node.children, frame, g, ctx)
 
 
-def _if(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
+def _if(walker: Walk, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
     """Each branch starts where its condition failed or held; afterwards only agreed values remain."""
     clauses = [child for child in node.children if child.type in ("elif_clause", "else_clause")]
     branches: list[Frame] = []
@@ -167,7 +218,7 @@ def _if(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
     return g
 
 
-def _case(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
+def _case(walker: Walk, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
     src = ctx.src
     subs: list[Sub] = []
     children = node.children
@@ -197,7 +248,7 @@ def _case(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
     return g
 
 
-def _for(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
+def _for(walker: Walk, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
     """`for x in ...`, `select x in ...`, `for ((...))`: the loop variable is unknown in the body."""
     subs: list[Sub] = []
     names: list[str] = []
@@ -230,7 +281,7 @@ def _for(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
     return g
 
 
-def _while(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
+def _while(walker: Walk, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
     children = node.children
     until = bool(children) and children[0].type == "until"
     body = next((child for child in children if child.type == "do_group"), None)
@@ -247,7 +298,7 @@ def _while(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
     return g
 
 
-def _loop(walker: Walker, frame: Frame, once: Callable[[Frame], Frame | None]) -> None:
+def _loop(walker: Walk, frame: Frame, once: Callable[[Frame], Frame | None]) -> None:
     """Walk a loop body until the state at its start is stable: each pass starts from the merge of
     the entry state and the state after the previous pass (the body runs zero or more times). Only
     the last pass's refs are kept."""
@@ -267,23 +318,20 @@ def _loop(walker: Walker, frame: Frame, once: Callable[[Frame], Frame | None]) -
         entry = widened
 
 
-def _function(walker: Walker, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
-    """Checked where defined, with the state there; a call applies its effects (see Walker._call)."""
+def _function(walker: Walk, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
+    """A definition runs nothing: the body is checked where the function is called, with the
+    caller's state and arguments (see `_run._call`)."""
     name = ""
     for child in node.children:
         kind = child.type
         if kind == "word" and not name:
             name = node_text(child, ctx.src)
         elif kind in ("compound_statement", "subshell", "test_command"):
-            defined = Ctx(ctx.src, ctx.wrappers, "function", ctx.depth, ctx.where)
-            walker.stmt(child, frame.copy(), (), defined)
-            frame.set_function(name, (child, defined))
-        elif kind == "file_redirect":
-            walker.redirects([child], frame.copy(), (), ctx)
+            frame.set_function(name, (child, ctx))
     return g
 
 
-Handler: TypeAlias = "Callable[[Walker, Node, Frame, G, Ctx], G]"
+Handler: TypeAlias = "Callable[[Walk, Node, Frame, G, Ctx], G]"
 HANDLERS: dict[str, Handler] = {
     "variable_assignment": _assignments,
     "variable_assignments": _assignments,

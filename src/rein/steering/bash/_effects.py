@@ -7,7 +7,7 @@ import posixpath
 import re
 from collections.abc import Callable, Sequence
 
-from rein.steering.bash._frame import Frame, Value
+from rein.steering.bash._frame import POSITIONAL, Frame, Value
 from rein.steering.bash._words import assigned, resolve, split_assignment, tail
 from rein.steering.bash.model import UNKNOWN, Env, Unknown, Word
 
@@ -80,16 +80,19 @@ def apply(name: str, argv: Argv, frame: Frame) -> None:
 def declare(argv: Argv, frame: Frame) -> None:
     """`export`, `declare`, `typeset`, `local`, `readonly`: assignments and export flags."""
     export: bool | None = True if argv[0].value == "export" else None
-    opaque = skip = False
+    opaque = skip = functions = False
     for word in argv[1:]:
         value = word.value
         if not word.dynamic and len(value) > 1 and value[0] in "-+" and "=" not in value:
             letters = value[1:]
             if "x" in letters or (export and "n" in letters):
                 export = value[0] == "-" and "x" in letters
+            functions = functions or "f" in letters
             skip = skip or bool(set(letters) & set("fFp"))
             opaque = opaque or bool(set(letters) & set("aAilunc"))
             continue
+        if functions and export:  # `export -f f`: child shells get the function
+            frame.exported = frame.exported | {value}
         if skip:
             continue
         split = split_assignment(word)
@@ -166,6 +169,39 @@ def _unset(argv: Argv, frame: Frame) -> None:
             frame.set_function(value, None)
         else:
             frame.unset_var(value)
+
+
+def _alias(argv: Argv, frame: Frame) -> None:
+    """`alias name='text'`: later commands named `name` run `text` instead."""
+    for word in argv[1:]:
+        name, eq, value = word.value.partition("=")
+        if eq and not name.startswith("-"):
+            frame.set_alias(name, UNKNOWN if word.dynamic else value)
+
+
+def _unalias(argv: Argv, frame: Frame) -> None:
+    for word in argv[1:]:
+        if word.value == "-a":
+            frame.aliases = {}
+        else:
+            frame.set_alias(word.value, None)
+
+
+def _set(argv: Argv, frame: Frame) -> None:
+    """`set -- a b`: new positional parameters."""
+    values = [word.value for word in argv[1:]]
+    if "--" in values:
+        rest = argv[values.index("--") + 2 :]
+        frame.set_args(tuple(UNKNOWN if word.dynamic else word.value for word in rest))
+
+
+def _shift(argv: Argv, frame: Frame) -> None:
+    array = frame.arrays.get(POSITIONAL)
+    count = argv[1].value if len(argv) > 1 else "1"
+    if isinstance(array, tuple) and count.isdigit():
+        frame.set_args(array[int(count) :])
+    else:
+        frame.set_args(UNKNOWN)
 
 
 def _invalidate(names: Sequence[str], frame: Frame) -> None:
@@ -261,6 +297,10 @@ _BUILTINS: dict[str, Callable[[Argv, Frame], None]] = {
     "printf": _printf,
     "let": _let,
     "getopts": _getopts,
+    "alias": _alias,
+    "unalias": _unalias,
+    "set": _set,
+    "shift": _shift,
 }
 BUILTINS = frozenset(_BUILTINS)
 """The builtins whose effects `apply` models."""

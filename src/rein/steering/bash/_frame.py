@@ -2,6 +2,10 @@
 
 A Frame is mutable but its maps are copy-on-write: a map is never changed in place, only replaced, so a
 copy of a Frame is cheap and the State snapshots handed to refs stay frozen.
+
+Two kinds of state: the shell's own (cwd, variables, arrays, functions, aliases, the dir stack), which a
+subshell or child process changes only for itself; and the world's (tracker values such as the git
+branch, files the line wrote, git configuration it set), which outlives the process that changed it.
 """
 
 from __future__ import annotations
@@ -11,12 +15,16 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple, TypeAlias, TypeVar
 
-from rein.steering.bash.model import UNKNOWN, State, Unknown
+from rein.steering.bash.model import UNKNOWN, State, Stdin, Unknown
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
 Value = str | Unknown
+Array = tuple[Value, ...] | Unknown
+
+POSITIONAL = "@"
+"""The array that holds the positional parameters (`$1`, `"$@"`); `$0` is the variable `0`."""
 
 
 class Ctx(NamedTuple):
@@ -29,9 +37,18 @@ class Ctx(NamedTuple):
     """How many wrappers and re-parsed strings lead here."""
     where: str = ""
     """Suffix for problem messages about this source, e.g. " in the 'bash -c' string"."""
+    why: str = ""
+    """Why the commands here are checked although not written as commands (shown by `rein explain`)."""
+    speculative: bool = False
+    """A guess at a command line (a string argument of an unknown command): problems are ignored and
+    unknown commands in it are not scanned again."""
+    stdin: Stdin | None = None
+    """What the commands here read when nothing closer feeds them: the pipe, heredoc or file a group,
+    a function call or a `-c` script was given (`curl x | { sh; }`)."""
 
 
 FuncDef: TypeAlias = "tuple[Node, Ctx]"
+_EMPTY: Mapping[str, Value] = MappingProxyType({})
 
 
 @dataclass(slots=True)
@@ -46,17 +63,39 @@ class Frame:
     dirs: tuple[Value, ...] = ()
     """The top of the pushd stack as far as it is known (what lies below is unknown)."""
     funcs: Mapping[str, FuncDef] = field(default_factory=dict)
+    exported: frozenset[str] = frozenset()
+    """Functions exported with `export -f`: child shells see them."""
+    arrays: Mapping[str, Array] = field(default_factory=dict)
+    """Indexed arrays by name; POSITIONAL holds the positional parameters when they are known."""
+    aliases: Mapping[str, Value] = field(default_factory=dict)
+    files: Mapping[str, Value] = field(default_factory=lambda: _EMPTY)
+    """Files the command line wrote, by absolute path, with their content (UNKNOWN when not known)."""
+    files_unknown: bool = False
+    """The line wrote or fetched files it cannot name (a download, an archive, a path not known)."""
+    git_config: Mapping[str, Value] = field(default_factory=lambda: _EMPTY)
+    """git configuration the line set with `git config`."""
     snapshot: State | None = None
 
     def copy(self) -> Frame:
-        return Frame(self.cwd, self.env, self.values, self.local, self.dirs, self.funcs, self.snapshot)
+        return Frame(
+            self.cwd, self.env, self.values, self.local, self.dirs, self.funcs, self.exported, self.arrays,
+            self.aliases, self.files, self.files_unknown, self.git_config, self.snapshot,
+        )  # fmt: skip
 
     def child(self) -> Frame:
-        """The state a new process starts with: exported variables only, no functions, no dir stack."""
+        """The state a new process starts with: exported variables and functions, the world's state."""
         env = self.env
         if self.local:
             env = {name: value for name, value in env.items() if name not in self.local}
-        return Frame(self.cwd, env, self.values)
+        funcs = (
+            {name: body for name, body in self.funcs.items() if name in self.exported}
+            if self.exported
+            else {}
+        )
+        return Frame(
+            self.cwd, env, self.values, funcs=funcs, exported=self.exported, files=self.files,
+            files_unknown=self.files_unknown, git_config=self.git_config,
+        )  # fmt: skip
 
     def state(self) -> State:
         if self.snapshot is None:
@@ -67,7 +106,14 @@ class Frame:
 
     def load(self, other: Frame) -> None:
         self.cwd, self.env, self.values, self.local = other.cwd, other.env, other.values, other.local
-        self.dirs, self.funcs, self.snapshot = other.dirs, other.funcs, other.snapshot
+        self.dirs, self.funcs, self.exported, self.arrays = (
+            other.dirs,
+            other.funcs,
+            other.exported,
+            other.arrays,
+        )
+        self.aliases, self.files, self.files_unknown = other.aliases, other.files, other.files_unknown
+        self.git_config, self.snapshot = other.git_config, other.snapshot
 
     def same(self, other: Frame) -> bool:
         return (
@@ -76,6 +122,11 @@ class Frame:
             and _same_values(self.values, other.values)
             and self.local == other.local
             and self.dirs == other.dirs
+            and self.arrays == other.arrays
+            and self.aliases == other.aliases
+            and self.files == other.files
+            and self.files_unknown == other.files_unknown
+            and self.git_config == other.git_config
         )
 
     def set_var(self, name: str, value: Value, *, export: bool | None = None) -> None:
@@ -85,13 +136,44 @@ class Frame:
         else:
             self.local = self.local | {name}
         self.env = {**self.env, name: value}
+        if name in self.arrays:
+            self.arrays = {key: array for key, array in self.arrays.items() if key != name}
         self.snapshot = None
+
+    def set_array(self, name: str, array: Array) -> None:
+        """Assign an array; its first element is also the scalar `$name`."""
+        first = (
+            array[0] if isinstance(array, tuple) and array else UNKNOWN if isinstance(array, Unknown) else ""
+        )
+        self.env = {**self.env, name: first}
+        self.local = self.local | {name}
+        self.arrays = {**self.arrays, name: array}
+        self.snapshot = None
+
+    def set_args(self, args: Sequence[Value] | Unknown, zero: Value | None = None) -> None:
+        """Set the positional parameters (`bash -c '...' $0 $1 ...`, a function call, `set --`)."""
+        env = {key: value for key, value in self.env.items() if not key.isdigit() and key != "#"}
+        if zero is not None:
+            env["0"] = zero
+        elif "0" in self.env:
+            env["0"] = self.env["0"]
+        if isinstance(args, tuple | list):
+            for number, value in enumerate(args, start=1):
+                env[str(number)] = value
+            env["#"] = str(len(args))
+            self.arrays = {**self.arrays, POSITIONAL: tuple(args)}
+        else:
+            self.arrays = {key: array for key, array in self.arrays.items() if key != POSITIONAL}
+        self.local = self.local | {key for key in env if key.isdigit() or key == "#"}
+        self.env, self.snapshot = env, None
 
     def unset_var(self, name: str) -> None:
         if name in self.env:
             self.env = {key: value for key, value in self.env.items() if key != name}
             self.local = self.local - {name}
             self.snapshot = None
+        if name in self.arrays:
+            self.arrays = {key: array for key, array in self.arrays.items() if key != name}
 
     def export(self, name: str) -> None:
         self.local = self.local - {name}
@@ -103,7 +185,7 @@ class Frame:
         certainly unset (`~` then reads the user's home from the user database)."""
         pwd = self.env.get("PWD", UNKNOWN)
         env: dict[str, Value] = {"PWD": pwd} if cleared else {"PWD": pwd, "HOME": UNKNOWN}
-        self.env, self.local, self.snapshot = env, frozenset(), None
+        self.env, self.local, self.arrays, self.snapshot = env, frozenset(), {}, None
 
     def chdir(self, cwd: Value) -> None:
         self.env = {**self.env, "OLDPWD": self.cwd, "PWD": cwd}
@@ -123,17 +205,45 @@ class Frame:
             funcs[name] = definition
         self.funcs = funcs
 
+    def set_alias(self, name: str, value: Value | None) -> None:
+        aliases = {key: text for key, text in self.aliases.items() if key != name}
+        if value is not None:
+            aliases[name] = value
+        self.aliases = aliases
+
+    def write(self, path: Value, content: Value, *, append: bool = False) -> None:
+        """A file the line writes (`> f`, `tee f`): its content, as far as it is known."""
+        if isinstance(path, Unknown):
+            self.files_unknown = True
+            return
+        if append:
+            old = self.files.get(path)
+            content = old + content if isinstance(old, str) and isinstance(content, str) else UNKNOWN
+        self.files = {**self.files, path: content}
+
+    def set_git_config(self, key: str, value: Value | None) -> None:
+        config = {name: text for name, text in self.git_config.items() if name != key}
+        if value is not None:
+            config[key] = value
+        self.git_config = config
+
     def absorb(self, other: Frame, *, exact: bool) -> None:
-        """Take tracker values from a scope that ran apart (a wrapper's child, a subshell).
+        """Take the world's state from a scope that ran apart (a wrapper's child, a subshell): tracker
+        values, files written, git configuration.
 
         `exact` takes them as they are (the command certainly ran to the end); otherwise a value that
         changed becomes UNKNOWN, since whether and when the change happened is not known.
         """
-        if other.values is self.values:
-            return
+        self.files_unknown = self.files_unknown or other.files_unknown
         if exact:
-            self.values, self.snapshot = other.values, None
-        else:
+            self.values, self.files, self.git_config = other.values, other.files, other.git_config
+            self.snapshot = None
+            return
+        if other.files is not self.files:
+            self.files = _merge_files([self.files, other.files])
+        if other.git_config is not self.git_config:
+            self.git_config = _merge_maps([self.git_config, other.git_config])
+        if other.values is not self.values:
             merged = _merge_maps([self.values, other.values])
             if not _same_values(merged, self.values):
                 self.values, self.snapshot = merged, None
@@ -154,6 +264,12 @@ def merge(frames: Sequence[Frame]) -> Frame:
         local=frozenset().union(*(frame.local for frame in frames)),
         dirs=first.dirs if all(frame.dirs == first.dirs for frame in frames) else (),
         funcs=funcs,
+        exported=frozenset().union(*(frame.exported for frame in frames)),
+        arrays=_merge_maps([frame.arrays for frame in frames]),
+        aliases=_merge_maps([frame.aliases for frame in frames]),
+        files=_merge_files([frame.files for frame in frames]),
+        files_unknown=any(frame.files_unknown for frame in frames),
+        git_config=_merge_maps([frame.git_config for frame in frames]),
     )
 
 
@@ -169,6 +285,11 @@ def _unchanged(first: Frame, other: Frame) -> bool:
         and other.local is first.local
         and other.cwd == first.cwd
         and other.dirs == first.dirs
+        and other.arrays is first.arrays
+        and other.aliases is first.aliases
+        and other.files is first.files
+        and other.files_unknown == first.files_unknown
+        and other.git_config is first.git_config
     )
 
 
@@ -184,6 +305,16 @@ def _merge_maps(maps: Sequence[Mapping[str, _T]]) -> Mapping[str, _T | Unknown]:
             value = first.get(key, UNKNOWN)
             agree = key in first and all(key in other and _equal(other[key], value) for other in maps)
             merged[key] = value if agree else UNKNOWN
+    return merged
+
+
+def _merge_files(maps: Sequence[Mapping[str, Value]]) -> Mapping[str, Value]:
+    """Files after one of several ways: a file only one way wrote holds what it wrote (or does not
+    exist, and runs nothing); two ways that wrote it differently leave it unknown."""
+    merged: dict[str, Value] = {}
+    for mapping in maps:
+        for path, content in mapping.items():
+            merged[path] = content if path not in merged or _equal(merged[path], content) else UNKNOWN
     return merged
 
 

@@ -4,22 +4,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rein.steering.bash._effects import resolve_path
 from rein.steering.bash._frame import Ctx, Frame
+from rein.steering.bash._walk import G, Redirected, Walk
 from rein.steering.bash._words import Sub, collect_subs, lookup, words
-from rein.steering.bash.model import UNKNOWN, Env, Unknown, Word
+from rein.steering.bash.model import UNKNOWN, Env, Stdin, Unknown, Word
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-    from rein.steering.bash._walker import G, Walker
-
 MAX_DEPTH = 16
-"""Wrappers and re-parsed strings (`sudo bash -c "eval '...'"`) followed at most this deep."""
+"""Backquoted commands in heredocs re-parsed at most this deep."""
+_WRITES = frozenset({">", ">>", ">|", "&>", "&>>"})
 _INERT = frozenset({"word", "number"})
 """Redirect targets that are plain text: nothing in them runs."""
+_EXPANDS = re.compile(r"^~|[\\*?\[{]")
+"""What the shell still changes in a plain word: a leading `~`, escapes, globs and braces."""
 _BACKQUOTED = re.compile(r"`((?:[^`\\]|\\.)*)`", re.S)
 _BACKQUOTE_ESCAPE = re.compile(r"\\([`$\\])")
 _HEREDOC_EXPANSION = re.compile(
@@ -28,32 +30,11 @@ _HEREDOC_EXPANSION = re.compile(
 """In an unquoted heredoc: an escape (`\\$`), a variable (`$D`, `${D}`), or any other expansion."""
 
 
-@dataclass(frozen=True, slots=True)
-class Stdin:
-    """Where a command's standard input comes from, when a shell or interpreter might read code there."""
-
-    kind: str
-    """"heredoc", "herestring", "file" or "pipe"."""
-    text: str = ""
-    """The heredoc body or the herestring's words as written, before the expansions below."""
-    env: Env | None = None
-    """For an unquoted heredoc or a herestring: the variables of the shell that expands it before
-    the command reads it (not the command's own: `D=x bash <<EOF` reads the shell's `$D`)."""
-    words: tuple[Word, ...] = ()
-    """For a herestring: its words, expanded with `env`."""
-
-
-def expanded(stdin: Stdin) -> str | None:
-    """The text the command reads: `text` after the expansions the shell makes first; None when
-    one of them is not known (`$(date)`, a variable the walk does not know)."""
-    env = stdin.env
-    if env is None:
-        return stdin.text
-    if stdin.kind == "herestring":
-        values = [_here_word(word, env) for word in stdin.words]
-        known = [value for value in values if isinstance(value, str)]
-        return " ".join(known) + "\n" if len(known) == len(values) else None
-    return _heredoc_body(stdin.text, env)
+def _herestring(found: list[Word], env: Env) -> str | Unknown:
+    """The text a herestring gives: its words expanded, then a newline."""
+    values = [_here_word(word, env) for word in found]
+    known = [value for value in values if isinstance(value, str)]
+    return " ".join(known) + "\n" if len(known) == len(values) else UNKNOWN
 
 
 def _here_word(word: Word, env: Env) -> str | Unknown:
@@ -67,7 +48,7 @@ def _here_word(word: Word, env: Env) -> str | Unknown:
     return "".join(out)
 
 
-def _heredoc_body(body: str, env: Env) -> str | None:
+def _heredoc_body(body: str, env: Env) -> str | Unknown:
     """An unquoted heredoc body as the command reads it: `$D` and `${D}` replaced by their values,
     the escapes `\\$`, `\\``, `\\\\` and `\\<newline>` resolved; None if any expansion is unknown."""
     if "$" not in body and "`" not in body and "\\" not in body:
@@ -83,7 +64,7 @@ def _heredoc_body(body: str, env: Env) -> str | None:
         else:
             value = UNKNOWN
         if isinstance(value, Unknown):
-            return None
+            return UNKNOWN
         out.append(body[position : match.start()])
         out.append(value)
         position = match.end()
@@ -91,17 +72,21 @@ def _heredoc_body(body: str, env: Env) -> str | None:
     return "".join(out)
 
 
-def redirects(walker: Walker, redirects: Sequence[Node], frame: Frame, g: G, ctx: Ctx) -> Stdin | None:
-    """Walk what redirect targets and heredoc bodies run; returns where stdin comes from."""
+def redirects(walker: Walk, redirects: Sequence[Node], frame: Frame, g: G, ctx: Ctx) -> Redirected:
+    """Walk what redirect targets and heredoc bodies run; returns where stdin comes from and the
+    files the command's output goes to."""
     src = ctx.src
     stdin: Stdin | None = None
+    written: list[tuple[Word, bool, bool]] = []
     subs: list[Sub] = []
     heredoc_subs: list[Sub] = []
     backquoted: list[Node] = []
-    for redirect in redirects:
+    pending = list(redirects)
+    for redirect in pending:  # grows: a heredoc's own `> file` redirects come after it
         kind = redirect.type
         children = redirect.children
-        from_stdin = children[0].type != "file_descriptor" or node_text(children[0], src) == "0"
+        descriptor = node_text(children[0], src) if children[0].type == "file_descriptor" else ""
+        from_stdin = descriptor in ("", "0")
         if kind == "file_redirect":
             operator = ""
             targets: list[Node] = []
@@ -110,33 +95,48 @@ def redirects(walker: Walker, redirects: Sequence[Node], frame: Frame, g: G, ctx
                     operator = child.type
                 elif child.type != "file_descriptor":
                     targets.append(child)
-            if operator != "<" and all(target.type in _INERT for target in targets):
-                continue  # `2>&1`, `> out`: nothing runs, stdin is untouched
-            found = words(targets, src, subs)
+            if operator not in _WRITES and operator != "<":
+                continue  # `2>&1`, `<&3`: no file is read or written
+            texts = [node_text(target, src) for target in targets]
+            if all(target.type in _INERT for target in targets) and not any(map(_EXPANDS.search, texts)):
+                found = [Word.literal(text) for text in texts]
+            else:
+                found = words(targets, src, subs)
             if operator == "<" and from_stdin and found:
-                stdin = Stdin("file", found[0].value)
+                stdin = _file(found[0], frame)
+            elif operator in _WRITES and found:
+                written.append(
+                    (found[0], operator.endswith(">>"), descriptor in ("", "1") or operator[0] == "&")
+                )
         elif kind == "herestring_redirect":
             operands = [child for child in children if child.is_named and child.type != "file_descriptor"]
             found = words(operands, src, subs)
             if from_stdin:
                 text = " ".join(word.value for word in found) + "\n"
-                stdin = Stdin("herestring", text, frame.env, tuple(found))
+                stdin = Stdin("herestring", text, _herestring(found, frame.env))
         else:
-            text, quoted = _heredoc(walker, children, frame, g, ctx, heredoc_subs, backquoted)
+            text, quoted = _heredoc(children, ctx, heredoc_subs, backquoted, pending)
             if from_stdin:
-                stdin = Stdin("heredoc", text, None if quoted else frame.env)
+                stdin = Stdin("heredoc", text, text if quoted else _heredoc_body(text, frame.env))
     walker.run_subs(subs, frame, g, ctx, "redirect")
     walker.run_subs(heredoc_subs, frame, g, ctx, "heredoc")
     for body in backquoted:
         _backquotes(walker, body, frame, g, ctx)
-    return stdin
+    return Redirected(stdin, tuple(written))
+
+
+def _file(word: Word, frame: Frame) -> Stdin:
+    """`< f`: what the command reads is what this line wrote to f, if it did."""
+    path = resolve_path(word, frame.cwd, frame.env)
+    content = frame.files.get(path, UNKNOWN) if isinstance(path, str) else UNKNOWN
+    return Stdin("file", word.value, content)
 
 
 def _heredoc(
-    walker: Walker, children: list[Node], frame: Frame, g: G, ctx: Ctx, subs: list[Sub], later: list[Node]
+    children: list[Node], ctx: Ctx, subs: list[Sub], later: list[Node], redirects: list[Node]
 ) -> tuple[str, bool]:
     """The body of a heredoc and whether its marker is quoted (nothing in it is expanded then); its
-    own `> file` redirects are walked, the chained commands are not.
+    own `> file` redirects (tree-sitter nests them in it: `cat <<EOF > f`) join `redirects`.
 
     In an unquoted heredoc, `$(...)` runs (tree-sitter parses it) and so do backquotes (it does
     not: they are found in the text here).
@@ -144,7 +144,6 @@ def _heredoc(
     src = ctx.src
     quoted = strip = False
     body = ""
-    inner: list[Node] = []
     for child in children:
         kind = child.type
         if kind == "<<-":
@@ -158,15 +157,13 @@ def _heredoc(
                 if "`" in body:
                     later.append(child)
         elif kind == "file_redirect":
-            inner.append(child)
-    if inner:
-        redirects(walker, inner, frame, g, ctx)
+            redirects.append(child)
     if strip:
         body = "\n".join(line.lstrip("\t") for line in body.split("\n"))
     return body, quoted
 
 
-def _backquotes(walker: Walker, body: Node, frame: Frame, g: G, ctx: Ctx) -> None:
+def _backquotes(walker: Walk, body: Node, frame: Frame, g: G, ctx: Ctx) -> None:
     src = ctx.src
     text = bytearray(src[body.start_byte : body.end_byte])
     for child in body.children:  # `$(...)` was parsed already: blank it out
@@ -176,11 +173,13 @@ def _backquotes(walker: Walker, body: Node, frame: Frame, g: G, ctx: Ctx) -> Non
     for match in _BACKQUOTED.finditer(text.decode("utf-8", "replace")):
         script = _BACKQUOTE_ESCAPE.sub(r"\1", match[1])
         if ctx.depth >= MAX_DEPTH:
-            walker.problems.append(f"wrappers nest deeper than {MAX_DEPTH} levels; the rest is not analysed")
+            walker.exhaust(f"commands nest more than {MAX_DEPTH} levels deep")
             return
         apart = frame.copy()
         where = f" in a backquoted command of a heredoc{ctx.where}"
-        inner = Ctx(script.encode("utf-8", "surrogatepass"), ctx.wrappers, "heredoc", ctx.depth + 1, where)
+        inner = ctx._replace(
+            src=script.encode("utf-8", "surrogatepass"), via="heredoc", depth=ctx.depth + 1, where=where
+        )
         walker.source(apart, g, inner)
         frame.absorb(apart, exact=False)
 

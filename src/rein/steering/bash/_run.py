@@ -1,31 +1,31 @@
-"""Running one command: its ref with state and trackers, its effects, and what its wrappers run."""
+"""Running one command: its words expanded, aliases and functions followed, the command model's reading,
+its ref with state and trackers, its effects, and then what it runs."""
 
 from __future__ import annotations
 
+import posixpath
+import shlex
 from dataclasses import replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
-from rein.steering.bash._effects import BUILTINS, apply, command_cwd, resolve_path
-from rein.steering.bash._frame import Ctx, Frame, Value
-from rein.steering.bash._inner import NOTHING, Inner
-from rein.steering.bash._interp import INTERPRETERS, Program, program
-from rein.steering.bash._redirects import MAX_DEPTH, Stdin, expanded
+from rein.steering.bash import commands
+from rein.steering.bash._effects import apply, command_cwd, resolve_path
+from rein.steering.bash._expand import expand as expand_words
+from rein.steering.bash._frame import POSITIONAL, Ctx, Frame, Value
+from rein.steering.bash._walk import G, Walk, join, then
 from rein.steering.bash._words import resolve
-from rein.steering.bash._wrappers import WRAPPERS, unwrap
-from rein.steering.bash.model import UNKNOWN, Code, CommandRef, Env, State, Word
+from rein.steering.bash.commands import Call, Inner, Stdin
+from rein.steering.bash.model import UNKNOWN, Code, CommandKind, CommandRef, Env, State, Unknown, Word
 
-if TYPE_CHECKING:
-    from rein.steering.bash._walker import G, Walker
-
+MAX_DEPTH = 16
+"""Wrappers and re-parsed strings (`sudo bash -c "eval '...'"`) followed at most this deep."""
 _CWD_COMMANDS = frozenset({"git", "make", "gmake"})
-_SPECIAL = WRAPPERS | BUILTINS | INTERPRETERS | {".", "source"}
-"""Command names whose ref needs more than its argv: wrappers, builtins with effects, interpreters."""
-_PYTHONS = ("python", "pypy")
+_MAX_CALLS = 2
+"""A function calling itself is followed this deep; deeper, it is unknown."""
 
 
 def emit(
-    walker: Walker,
+    walker: Walk,
     argv: tuple[Word, ...],
     raw: str,
     frame: Frame,
@@ -41,63 +41,112 @@ def emit(
     the command's environment. Its words were expanded before either applied, by the shell running
     the command line: with `expand` (a wrapper's, for the command it runs), else with `frame.env`.
     """
+    if not walker.spend(len(argv)):
+        return g
+    shell = frame.env if expand is None else expand
+    argv = expand_words(argv, shell, frame.arrays)
+    if not argv:
+        return g
     head = argv[0]
-    name = head.value.rpartition("/")[2]
+    if head.value == commands.PLACEHOLDER:  # a name only known at run time: its runner is unknown already
+        return g
+    if head.raw == head.value and head.value in frame.aliases and head.value not in walker.aliasing:
+        return _alias(walker, argv, frame, g, ctx)
+    state = _state(frame, argv, env, expand)
+    name = posixpath.basename(head.value)
+    if head.dynamic:
+        return _record(
+            walker, argv, raw, state, g, ctx, frame, "unknown", (f"command name is dynamic: {head.raw}",)
+        )
+    if name in frame.funcs and "/" not in head.value:
+        return _call(walker, name, argv, raw, state, frame, g, ctx._replace(stdin=stdin))
+    call = Call(name, argv, state, stdin, frame.files, frame.files_unknown, frame.git_config, walker.known)
+    reading = commands.read(call, scan=not ctx.speculative)
+    call, found = reading.call, reading.runs
+    walker.problems.extend(found.problems)
+    why = "; ".join(filter(None, (ctx.why, *reading.whys)))
+    ref = _ref(walker, call.argv, raw, state, g, ctx, reading.kind, found.notes, why, _code(call))
+    if walker.trackers:
+        ref = _track(walker, ref, frame)
+    walker.refs.append(ref)
+    walker.output = commands.output(call)
+    _effects(call, frame)
+    ok = then(g, ref.index)
+    for job in found.inners:
+        given = stdin if job.mode in ("same", "child") else None
+        done = inner(walker, job, frame, g, ctx, given, env, state.expansion)
+        if job.mode in ("same", "child", "remote"):  # the runner exits with the inner command's status
+            ok = join(ok, done)
+    return ok
+
+
+def _state(frame: Frame, argv: tuple[Word, ...], env: dict[str, Value] | None, expand: Env | None) -> State:
     state = frame.state()
     if env or expand is not None:
         own = MappingProxyType({**state.env, **env}) if env else state.env
         shell = state.env if expand is None else expand
         state = State(cwd=state.cwd, env=own, values=state.values, expand_env=shell)
+    name = posixpath.basename(argv[0].value)
     if name in _CWD_COMMANDS:
         cwd = command_cwd(name, argv, state.cwd, state.expansion)
         if cwd is not None:
             state = replace(state, cwd=cwd)
-    # Most commands are none of the names that need a closer look; they skip straight to the ref.
-    special = bool(head.parts) or name in _SPECIAL or name in frame.funcs or name.startswith(_PYTHONS)
-    unknown: list[str] = []
-    wrapped, prog, code, heredoc = NOTHING, None, None, None
-    if special:
-        if head.parts and head.dynamic:
-            unknown.append(f"command name is dynamic: {head.raw}")
-        else:
-            wrapped = unwrap(name, argv)
-            unknown.extend(wrapped.notes)
-            walker.problems.extend(wrapped.problems)
-        prog = program(name, argv)
-        if prog is not None:
-            code = _code(name, prog, stdin, unknown)
-            if prog.language == "shell" and prog.from_stdin and stdin and stdin.kind.startswith("here"):
-                heredoc = _script(name, stdin, unknown)
-        if name in (".", "source") and len(argv) > 1 and argv[1].dynamic:
-            unknown.append(f"{name} runs a script that is not known statically: {argv[1].raw}")
-    ref = CommandRef(
+    return state
+
+
+def _ref(
+    walker: Walk,
+    argv: tuple[Word, ...],
+    raw: str,
+    state: State,
+    g: G,
+    ctx: Ctx,
+    kind: CommandKind,
+    unknown: tuple[str, ...],
+    why: str,
+    code: Code | None = None,
+) -> CommandRef:
+    return CommandRef(
         index=len(walker.refs), argv=argv, raw=raw, state=state, wrappers=ctx.wrappers, via=ctx.via,
-        code=code, unknown=tuple(unknown), after=g,
+        code=code, unknown=unknown, after=g, kind=kind, why=why,
     )  # fmt: skip
+
+
+def _record(
+    walker: Walk,
+    argv: tuple[Word, ...],
+    raw: str,
+    state: State,
+    g: G,
+    ctx: Ctx,
+    frame: Frame,
+    kind: CommandKind,
+    unknown: tuple[str, ...],
+) -> G:
+    """A command that is recorded but not followed: what it runs is not known."""
+    ref = _ref(walker, argv, raw, state, g, ctx, kind, unknown, ctx.why)
     if walker.trackers:
         ref = _track(walker, ref, frame)
     walker.refs.append(ref)
-    if not special:
-        return (*g, ref.index)
-    if name in frame.funcs and not head.parts:
-        _call(walker, name, frame, ctx)
-    else:
-        apply(name, argv, frame)
-    ok = (*g, ref.index)
-    jobs = wrapped.inners
-    if heredoc is not None and stdin is not None:
-        jobs = (*jobs, Inner(name, "child", script=heredoc, via=stdin.kind))
-        stdin = None
-    shell = ref.state.expansion
-    for job in jobs:
-        done = inner(walker, job, frame, g, ctx, None if job.mode == "maybe" else stdin, env, shell)
-        if job.mode != "maybe":  # the wrapper exits with the inner command's status (`sudo a && b`)
-            ok += tuple(index for index in done if index not in ok)
-    return ok
+    walker.output = UNKNOWN
+    return then(g, ref.index)
+
+
+def _effects(call: Call, frame: Frame) -> None:
+    """What the command changes for the commands after it: shell state, files, git configuration."""
+    apply(call.name, call.argv, frame)
+    written, unnamed = commands.writes(call)
+    for word, content, append in written:
+        frame.write(resolve_path(word, frame.cwd, frame.env), content, append=append)
+    if unnamed:
+        frame.files_unknown = True
+    change = commands.git_config_change(call)
+    if change is not None:
+        frame.set_git_config(*change)
 
 
 def inner(
-    walker: Walker,
+    walker: Walk,
     job: Inner,
     frame: Frame,
     g: G,
@@ -106,28 +155,74 @@ def inner(
     env: dict[str, Value] | None,
     shell: Env,
 ) -> G:
-    """Walk a command a wrapper runs, in the state the wrapper gives it (with the wrapper's own
-    `X=1` prefix variables); returns the refs certain to have exited 0 when it does.
+    """Walk a command a runner runs, in the state the runner gives it (with the runner's own `X=1`
+    prefix variables); returns the refs certain to have exited 0 when it does.
 
-    `shell` holds the variables the wrapper's words were expanded with: the wrapper's own settings
+    `shell` holds the variables the runner's words were expanded with: the runner's own settings
     (`env D=$X`, `sudo -D $X`) and an inner argv (`env D=x rm "$D"`) read them, not the variables the
-    wrapper sets. A script the wrapper starts a shell on (`bash -c '...'`) is expanded by that shell,
-    with the variables the wrapper gives it."""
+    runner sets. A script the runner starts a shell on (`bash -c '...'`) is expanded by that shell,
+    with the variables the runner gives it."""
     if ctx.depth >= MAX_DEPTH:
-        walker.problems.append(f"wrappers nest deeper than {MAX_DEPTH} levels; the rest is not analysed")
+        walker.exhaust(f"commands nest more than {MAX_DEPTH} levels deep")
         return g
-    if job.mode == "same":
-        target = frame
-    elif job.mode == "remote":
-        target = Frame(UNKNOWN, {}, dict.fromkeys(frame.values, UNKNOWN))
-    else:
-        target = frame.child()
+    target = _target(job, frame)
     held: list[tuple[str, Value | None, bool]] = []
     if env and target is frame and job.script is not None:  # `D=x eval '...'`: D=x while it runs
         held = [(name, frame.env.get(name), name in frame.local) for name in env]
     if env and (target is not frame or held):
         for name, prefixed in env.items():
             target.set_var(name, prefixed, export=True)
+    _environment(job, target, frame, shell)
+    wrappers = (*ctx.wrappers, job.label) if job.label else ctx.wrappers
+    speculative = ctx.speculative or job.speculative
+    fed = (
+        stdin if job.script is not None and job.mode in ("same", "child") and not _reads_stdin(job) else None
+    )
+    sub = Ctx(
+        ctx.src, wrappers, job.via or ctx.via, ctx.depth + 1, ctx.where, job.why or ctx.why, speculative, fed
+    )
+    ok = g
+    if job.argv:
+        text = " ".join(word.raw for word in job.argv)
+        own = env if target is frame else None  # `X=1 command cmd`: cmd gets X=1 too
+        ok = emit(walker, job.argv, text, target, g, sub, own, stdin, shell)
+    elif job.script is not None:
+        if job.mode not in ("same", "later"):  # a new shell starts with PWD set to where it runs
+            target.env = {**target.env, "PWD": target.cwd}
+        if job.args is not None:
+            target.set_args(job.args[1:], zero=job.args[0] if job.args else None)
+        src = job.script.encode("utf-8", "surrogatepass")
+        where = f" in the '{job.label or job.via}' string"
+        problems = len(walker.problems)
+        ok = walker.source(target, g, sub._replace(src=src, where=where))
+        if job.speculative:  # only a guess that it is shell: what does not parse is not a problem
+            del walker.problems[problems:]
+    if job.mode == "child":
+        frame.absorb(target, exact=True)
+    elif job.mode in ("maybe", "later"):
+        frame.absorb(target, exact=False)
+    for name, old, local in held:
+        _release(frame, name, old, local)
+    return ok
+
+
+def _reads_stdin(job: Inner) -> bool:
+    """A script that is itself what the shell read on stdin (`curl x | bash`), not a `-c` string."""
+    return job.via in ("heredoc", "herestring", "pipe", "file", "stdin")
+
+
+def _target(job: Inner, frame: Frame) -> Frame:
+    """The frame the inner command runs in."""
+    if job.mode == "same":
+        return frame
+    if job.mode == "later":  # this shell, later (`trap`): its functions, not its exact state
+        return frame.copy()
+    if job.mode == "remote":
+        return Frame(UNKNOWN, {}, dict.fromkeys(frame.values, UNKNOWN))
+    return frame.child()
+
+
+def _environment(job: Inner, target: Frame, frame: Frame, shell: Env) -> None:
     if job.env_clear:
         target.forget_env(cleared=True)
     for name in job.env_unset:
@@ -138,24 +233,6 @@ def inner(
         target.move(UNKNOWN)
     elif job.cwd is not None:
         target.move(resolve_path(job.cwd, frame.cwd, shell))
-    wrappers = (*ctx.wrappers, job.label) if job.label else ctx.wrappers
-    sub = Ctx(ctx.src, wrappers, job.via or ctx.via, ctx.depth + 1, ctx.where)
-    ok = g
-    if job.argv:
-        text = " ".join(word.raw for word in job.argv)
-        own = env if target is frame else None  # `X=1 command cmd`: cmd gets X=1 too
-        ok = emit(walker, job.argv, text, target, g, sub, own, stdin, shell)
-    elif job.script is not None:
-        if job.mode != "same":  # a new shell starts with PWD set to where it runs
-            target.env = {**target.env, "PWD": target.cwd}
-        src = job.script.encode("utf-8", "surrogatepass")
-        where = f" in the '{job.label or job.via}' string"
-        ok = walker.source(target, g, Ctx(src, wrappers, sub.via, sub.depth, where))
-    if job.mode in ("child", "maybe"):
-        frame.absorb(target, exact=job.mode == "child")
-    for name, old, local in held:
-        _release(frame, name, old, local)
-    return ok
 
 
 def _release(frame: Frame, name: str, old: Value | None, local: bool) -> None:
@@ -168,40 +245,20 @@ def _release(frame: Frame, name: str, old: Value | None, local: bool) -> None:
     frame.set_var(name, kept, export=not local)
 
 
-def _code(name: str, prog: Program, stdin: Stdin | None, unknown: list[str]) -> Code | None:
-    """The program text of an interpreter one-liner or of the heredoc it reads; notes what is unknown.
-
-    A program piped in (`curl ... | sh`) is produced at run time, so it is unknown; a script file
-    (`bash x.sh`, `python3 < x.py`) is named in the command and rules can match it.
-    """
-    if prog.script is not None and prog.script.dynamic:
-        unknown.append(f"{name} runs a script that is not known statically: {prog.script.raw}")
-    piped = prog.from_stdin and stdin is not None and stdin.kind == "pipe"
-    if prog.language == "shell":
-        if piped:
-            unknown.append(f"{name} reads commands from a pipe")
+def _code(call: Call) -> Code | None:
+    """The program text of an interpreter one-liner or of what it reads on stdin, for rules to match."""
+    prog = commands.program(call.name, call.argv)
+    if prog is None or prog.language == "shell":
         return None
     if prog.code:
-        unknown.extend(f"{name} code is dynamic: {word.raw}" for word in prog.code if word.dynamic)
         return Code(language=prog.language, text="\n".join(word.value for word in prog.code))
-    if piped:
-        unknown.append(f"{name} reads its program from a pipe")
-    elif prog.from_stdin and stdin is not None and stdin.kind.startswith("here"):
-        return Code(language=prog.language, text=stdin.text)
+    stdin = call.stdin
+    if prog.from_stdin and stdin is not None and isinstance(stdin.content, str):
+        return Code(language=prog.language, text=stdin.content)
     return None
 
 
-def _script(name: str, stdin: Stdin, unknown: list[str]) -> str:
-    """The commands a shell reads from a heredoc or herestring, as the shell running the command line
-    expanded them (`D=x bash <<EOF` reads that shell's `$D`, not `x`); notes it when that is unknown."""
-    text = expanded(stdin)
-    if text is None:
-        unknown.append(f"{name} reads commands from a {stdin.kind} that is not known statically")
-        return stdin.text
-    return text
-
-
-def _track(walker: Walker, ref: CommandRef, frame: Frame) -> CommandRef:
+def _track(walker: Walk, ref: CommandRef, frame: Frame) -> CommandRef:
     seen: dict[str, object] = {}
     for tracker in walker.trackers:
         name = tracker.name
@@ -220,16 +277,66 @@ def _track(walker: Walker, ref: CommandRef, frame: Frame) -> CommandRef:
     return replace(ref, state=replace(ref.state, values=MappingProxyType({**ref.state.values, **seen})))
 
 
-def _call(walker: Walker, name: str, frame: Frame, ctx: Ctx) -> None:
-    """Apply a function's effects where it is called; its commands were reported where it was defined."""
-    if name in walker.calling or ctx.depth >= MAX_DEPTH:
-        return
+def _call(
+    walker: Walk, name: str, argv: tuple[Word, ...], raw: str, state: State, frame: Frame, g: G, ctx: Ctx
+) -> G:
+    """A shell function runs its body here, in this shell, with the caller's variables and its
+    arguments as `$1`, `$@`: the body is checked at each call, not where it was defined."""
+    depth = walker.calling.count(name)
+    unknown = (
+        (f"function {name} calls itself more than {_MAX_CALLS} levels deep",) if depth >= _MAX_CALLS else ()
+    )
+    ok = _record(walker, argv, raw, state, g, ctx, frame, "runner", unknown)
+    if unknown or ctx.depth >= MAX_DEPTH or walker.exhausted:
+        return ok
     body, defined = frame.funcs[name]
-    refs, problems = len(walker.refs), len(walker.problems)
-    walker.calling.add(name)
+    words = tuple(word.value for word in argv)
+    key = (
+        id(body), words, id(frame.env), id(frame.arrays), frame.cwd, id(frame.values), id(frame.files), g,
+        ctx.stdin,
+    )  # fmt: skip
+    done = walker.memo.get(key)
+    if done is not None:  # the same body in the same state: its commands were checked already
+        frame.load(done.copy())
+        return ok
+    saved = frame.arrays.get(POSITIONAL, UNKNOWN)
+    frame.set_args(tuple(UNKNOWN if word.dynamic else word.value for word in argv[1:]))
+    walker.calling.append(name)
+    why = f"the body of function {name}, where it is called"
+    sub = Ctx(
+        defined.src,
+        (*ctx.wrappers, name),
+        "function",
+        ctx.depth + 1,
+        defined.where,
+        why,
+        ctx.speculative,
+        ctx.stdin,
+    )
     try:
-        walker.stmt(body, frame, (), defined)
+        done_ok = walker.stmt(body, frame, g, sub)
     finally:
-        walker.calling.discard(name)
-        del walker.refs[refs:]
-        del walker.problems[problems:]
+        walker.calling.pop()
+    frame.set_args(saved if isinstance(saved, tuple) else UNKNOWN)
+    walker.memo[key] = frame.copy()
+    return join(ok, done_ok)
+
+
+def _alias(walker: Walk, argv: tuple[Word, ...], frame: Frame, g: G, ctx: Ctx) -> G:
+    """An alias is replaced by its text, and the line read again (aliases are followed whether or not
+    `shopt -s expand_aliases` is on: rein does not know which shell reads the line)."""
+    name = argv[0].value
+    value = frame.aliases[name]
+    if isinstance(value, Unknown):
+        state = frame.state()
+        return _record(
+            walker, argv, name, state, g, ctx, frame, "unknown", (f"alias {name} is not known statically",)
+        )
+    text = " ".join([value, *(shlex.quote(word.value) for word in argv[1:])])
+    walker.aliasing.add(name)
+    try:
+        src = text.encode("utf-8", "surrogatepass")
+        where = f" in the alias '{name}'"
+        return walker.source(frame, g, ctx._replace(src=src, via="alias", depth=ctx.depth + 1, where=where))
+    finally:
+        walker.aliasing.discard(name)

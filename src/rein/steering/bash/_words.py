@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, TypeAlias
 
 from rein.steering.bash import _braces
@@ -103,6 +104,8 @@ def resolve(word: Word, env: Env) -> str | Unknown:
     """The word's value with variables substituted from `env`; UNKNOWN when any part is not known."""
     if not word.parts:
         return word.value
+    if len(word.parts) == 1 and isinstance(word.parts[0], Expansion):  # keeps what is known of it
+        return lookup(word.parts[0], env)
     out: list[str] = []
     for part in word.parts:
         value = part if isinstance(part, str) else lookup(part, env)
@@ -113,8 +116,13 @@ def resolve(word: Word, env: Env) -> str | Unknown:
 
 
 def lookup(part: Expansion, env: Env) -> str | Unknown:
-    """A variable's value from `env` (a missing one is unknown); UNKNOWN for any other expansion."""
-    return env.get(part.name, UNKNOWN) if part.kind == "var" and part.name else UNKNOWN
+    """A variable's value from `env` (a missing one is unknown), or what the walker worked out of any
+    other expansion (`$(pwd)`); UNKNOWN when nothing is known."""
+    if part.value is not None and part.kind != "process":  # a `<( )` word is a path, not its output
+        return part.value
+    if part.kind != "var" or not part.name or part.index is not None:
+        return UNKNOWN
+    return env.get(part.name, UNKNOWN)
 
 
 def assigned(name: str, value: Word | None, append: bool, env: Env) -> str | Unknown:
@@ -219,6 +227,10 @@ def _segments(node: Node, src: bytes, out: list[Segment], subs: list[Sub]) -> No
     elif kind == "expansion":
         children = node.children
         plain = len(children) == 3 and children[1].type == "variable_name"
+        element = _element(children, src)
+        if element is not None:
+            out.append(Expansion(kind="var", raw=text, name=element[0], index=element[1]))
+            return
         out.append(Expansion(kind="var", raw=text, name=text[2:-1] if plain else None))
         if not plain:
             collect_subs(node, subs)
@@ -235,6 +247,19 @@ def _segments(node: Node, src: bytes, out: list[Segment], subs: list[Sub]) -> No
     else:
         collect_subs(node, subs)
         out.append(Expansion(kind="other", raw=text))
+
+
+def _element(children: Sequence[Node], src: bytes) -> tuple[str, str] | None:
+    """`${a[0]}`, `${a[@]}`: the array name and the subscript, when that is all the expansion does."""
+    if len(children) != 3 or children[1].type != "subscript":
+        return None
+    parts = children[1].children
+    if len(parts) != 4 or parts[0].type != "variable_name" or parts[2].type not in ("word", "number"):
+        return None
+    name, index = (
+        src[part.start_byte : part.end_byte].decode("utf-8", "replace") for part in (parts[0], parts[2])
+    )
+    return name, index
 
 
 def _pieces(nodes: Sequence[Node]) -> list[Node]:
@@ -276,7 +301,11 @@ def _double_quoted(node: Node, src: bytes, out: list[Segment], subs: list[Sub]) 
         elif kind == "$":
             out.append(("$", True))
         else:
+            start = len(out)
             _segments(child, src, out, subs)
+            out[start:] = [
+                replace(seg, quoted=True) if isinstance(seg, Expansion) else seg for seg in out[start:]
+            ]
         position = child.end_byte
     end = node.end_byte - 1
     if end > position:

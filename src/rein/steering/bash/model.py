@@ -32,9 +32,48 @@ class Unknown:
 
 
 UNKNOWN: Final = Unknown()
-"""The one unknown value. Compare with `is`."""
+"""The unknown value of which nothing is known. Test for unknown values with `isinstance(x, Unknown)`:
+a `Bounded` value is unknown too."""
 
-ExpansionKind = Literal["var", "command", "arith", "process", "glob", "other"]
+BoundKind = Literal["temp", "below", "ref"]
+
+
+class Bounded(Unknown):
+    """An unknown value of which rein knows where it can point.
+
+    `temp`: a fresh temporary path (`$(mktemp -d)`): absolute, new, never `/`, home or a flag.
+    `below`: a path at or below `path` (`find . -exec rm {} +` gives paths below `.`); `path` is
+    absolute, or relative to an unknown cwd. `ref`: a git ref name (`$(git branch --show-current)`),
+    which never starts with `-`.
+    """
+
+    __slots__ = ("kind", "path")
+
+    def __new__(cls, kind: BoundKind, path: str = "") -> Bounded:
+        value = object.__new__(cls)
+        value.kind, value.path = kind, path
+        return value
+
+    def __init__(self, kind: BoundKind, path: str = "") -> None:
+        self.kind: BoundKind = kind
+        self.path = path
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Bounded) and (other.kind, other.path) == (self.kind, self.path)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.path))
+
+    def __repr__(self) -> str:
+        return f"<{self.kind} {self.path}>" if self.path else f"<{self.kind}>"
+
+    def __reduce__(self) -> tuple[type[Bounded], tuple[str, str]]:  # type: ignore[override]
+        return (Bounded, (self.kind, self.path))
+
+
+ExpansionKind = Literal["var", "command", "arith", "process", "glob", "runtime", "option", "other"]
+"""`runtime`: an argument a runner supplies when it runs (`xargs`, `find -exec ... {}`); `option`: an
+abbreviated option the tool reads as one of several (`git push --forc`): either may be any flag."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -46,6 +85,13 @@ class Expansion:
     """The source text, e.g. `$HOME`, `${WS}`, `$(pwd)`."""
     name: str | None = None
     """For `var`: the variable name (`HOME`), so the walker can resolve it from tracked assignments."""
+    value: str | Unknown | None = None
+    """What the walker worked out about the value where it could: a command substitution's output
+    (`$(pwd)`, `$(mktemp)`), the bound of a run-time argument; None when it did not."""
+    index: str | None = None
+    """For an array element `${a[0]}` or `${a[@]}`: the subscript as written."""
+    quoted: bool = False
+    """Inside double quotes: the value is one word, not split on blanks."""
 
 
 WordPart = str | Expansion
@@ -67,7 +113,7 @@ class Word:
 
     @property
     def dynamic(self) -> bool:
-        return any(isinstance(part, Expansion) for part in self.parts)
+        return bool(self.parts) and any(isinstance(part, Expansion) for part in self.parts)
 
     @classmethod
     def literal(cls, text: str) -> Word:
@@ -119,6 +165,27 @@ class State:
         return value if isinstance(value, str | Unknown) else None
 
 
+@dataclass(frozen=True, slots=True)
+class Stdin:
+    """Where a command's standard input comes from, and what rein knows of it."""
+
+    kind: Literal["heredoc", "herestring", "file", "pipe"]
+    text: str = ""
+    """The heredoc body or herestring as written; for a file, its path."""
+    content: str | Unknown = UNKNOWN
+    """What the command reads, after the shell's expansions; UNKNOWN where rein cannot tell (a pipe
+    from a command whose output it does not know, a file on disk). A `Bounded` content says what each
+    line is (`find .` prints paths below `.`)."""
+
+
+CommandKind = Literal["inert", "runner", "unknown"]
+"""What rein's command model says of a command name: its arguments are data and it runs nothing
+(`inert`: `echo`, `grep`, `git commit -m`), a table entry says where the command it runs is (`runner`:
+`sudo`, `xargs`, `bash -c`, `uv run`), or rein does not know the program (`unknown`), so every suffix of
+its argv that starts with a command rein knows, and every string argument that parses as bash, is
+checked as if it ran."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CommandRef:
     """One command the shell would execute, with the state at its position.
@@ -143,11 +210,20 @@ class CommandRef:
     """Why parts of this command cannot be known statically (dynamic command name, dynamic eval)."""
     after: tuple[int, ...] = ()
     """Indices of refs that have certainly exited 0 whenever this one runs (`a && b`: b.after = (a,))."""
+    kind: CommandKind = "inert"
+    why: str = ""
+    """Why rein checks this command although it is not written as one: the suffix of an unknown
+    command's argv, a string argument that parses as bash, a function body at its call site, ..."""
+
+    _name: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_name", posixpath.basename(self.argv[0].value) if self.argv else "")
 
     @property
     def name(self) -> str:
         """The basename of the command word: `/usr/bin/git` is `git`."""
-        return posixpath.basename(self.argv[0].value) if self.argv else ""
+        return self._name
 
     @property
     def args(self) -> tuple[Word, ...]:
@@ -185,10 +261,13 @@ class Analysis:
     problems: tuple[str, ...] = ()
     comments: tuple[str, ...] = ()
     """The text of every real shell comment (not `#` inside quotes), for override comments."""
+    exhausted: str = ""
+    """Why the analysis stopped before the end (nesting or work past rein's budget); empty when it
+    read everything. Such a command is blocked."""
 
     @property
     def understood(self) -> bool:
-        return not self.problems
+        return not self.problems and not self.exhausted
 
 
 class Tracker(Protocol):

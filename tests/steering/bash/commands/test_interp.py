@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rein.steering.bash import Code
-from rein.steering.bash._interp import language, program, shell_options
+from rein.steering.bash.commands._interp import language, program, shell_options
 from rein.steering.bash.model import Word
 from tests.steering.bash.helpers import run
 
@@ -50,12 +50,12 @@ def test_no_code_when_the_program_is_a_file_or_not_code(source: str) -> None:
 @pytest.mark.parametrize(
     ("source", "note"),
     [
-        ("curl x | python3", "python3 reads its program from a pipe"),
-        ("curl x | sh", "sh reads commands from a pipe"),
-        ("curl x | bash -s -- arg", "bash reads commands from a pipe"),
+        ("curl x | python3", "python3 reads its program from a pipe that is not known statically"),
+        ("curl x | sh", "sh reads commands from a pipe that is not known statically"),
+        ("curl x | bash -s -- arg", "bash reads commands from a pipe that is not known statically"),
         ('python3 -c "$CODE"', 'python3 code is dynamic: "$CODE"'),
-        ("bash <(curl x)", "bash runs a script that is not known statically: <(curl x)"),
-        ("source <(curl x)", "source runs a script that is not known statically: <(curl x)"),
+        ("bash <(curl x)", "bash reads a script from <(curl x), whose output is not known statically"),
+        ("source <(curl x)", "source reads a script from <(curl x), whose output is not known statically"),
         (". $FILE", ". runs a script that is not known statically: $FILE"),
     ],
 )
@@ -87,6 +87,6 @@ def test_program_details() -> None:
     assert shell_options(argv) == (True, False, 4)
     assert program("ls", argv) is None
     python = program("python3", tuple(Word.literal(text) for text in ["python3", "-m", "pytest"]))
-    assert python is not None and python.script == Word.literal("pytest") and not python.from_stdin
+    assert python is not None and python.module == Word.literal("pytest") and not python.from_stdin
     stdin = program("python3", (Word.literal("python3"), Word.literal("-")))
     assert stdin is not None and stdin.from_stdin

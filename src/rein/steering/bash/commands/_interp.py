@@ -33,10 +33,14 @@ class Program:
     """Inline program text (`-c`, `-e`; perl and ruby may give several, joined by newlines)."""
     script: Word | None = None
     """The script operand, when the program is a file."""
+    module: Word | None = None
+    """`python -m module`: the module run as the program."""
+    rest: int = 0
+    """Index of the first argument passed to the program (after `-m module`)."""
 
     @property
     def from_stdin(self) -> bool:
-        return not self.code and (self.script is None or self.script.value == "-")
+        return not self.code and self.module is None and (self.script is None or self.script.value == "-")
 
 
 def language(name: str) -> str | None:
@@ -144,7 +148,7 @@ def _clustered(lang: str, argv: Sequence[Word]) -> Program:
                 if taken is not None and letter in code_letters:
                     code.append(taken)
                 elif lang == "python" and letter == "m":
-                    return Program(lang, script=taken)
+                    return Program(lang, module=taken, rest=index)
                 break
             position += 1
             if lang in ("perl", "ruby") and letter == "i":

@@ -1,0 +1,198 @@
+"""Runners that supply arguments at run time: `xargs`, `parallel`, `find -exec`, `fd -x`.
+
+An argument supplied at run time may be anything, a flag included (`xargs git push` may get `-f`), so
+it is a word rules cannot read, unless rein can bound it: `find . -exec rm {} +` gives paths at or
+below `.`, and `xargs` fed by `find .` likewise; `echo / | xargs rm -rf` gets exactly `/`.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import shlex
+
+from rein.steering.bash._effects import join_path
+from rein.steering.bash.commands._feeder_tables import FIND_PRIMARIES
+from rein.steering.bash.commands._inner import (
+    NOTHING,
+    Argv,
+    Call,
+    Inner,
+    Unwrapped,
+    Value,
+    run,
+    script,
+    text_of,
+)
+from rein.steering.bash.commands._options import parse
+from rein.steering.bash.commands._tables import spec
+from rein.steering.bash.launch import RUNTIME
+from rein.steering.bash.model import UNKNOWN, Bounded, Expansion, Unknown, Word
+
+RUNTIME_RAW = "{}"
+"""How an argument supplied at run time shows in a command's text."""
+_MAX_ITEMS = 16
+"""Literal argument lists longer than this (`parallel cmd ::: a b c ...`) are read as run-time ones."""
+
+
+def runtime_word(bound: Unknown = UNKNOWN, prefix: str = "", suffix: str = "") -> Word:
+    """A word holding an argument supplied at run time, with literal text around it (`{}/x`)."""
+    part = Expansion(kind="runtime", raw=RUNTIME_RAW, value=bound)
+    parts = tuple(piece for piece in (prefix, part, suffix) if piece)
+    return Word(value=f"{prefix}{{}}{suffix}", raw=f"{prefix}{{}}{suffix}", parts=parts)
+
+
+def _replace(argv: Argv, marker: str, bound: Unknown) -> tuple[Argv, bool]:
+    """`argv` with every `marker` inside a literal word replaced by the run-time argument."""
+    out: list[Word] = []
+    found = False
+    for word in argv:
+        if word.dynamic or marker not in word.value:
+            out.append(word)
+            continue
+        found = True
+        prefix, _, suffix = word.value.partition(marker)
+        out.append(runtime_word(bound, prefix, suffix))
+    return tuple(out), found
+
+
+def _lines(call: Call, delimiter: str | None) -> tuple[str, ...] | Unknown:
+    """The arguments `xargs` reads from stdin, when rein knows them; else what it knows of them."""
+    stdin = call.stdin
+    content = stdin.content if stdin is not None else UNKNOWN
+    if isinstance(content, Unknown):
+        return content
+    items = content.split(delimiter) if delimiter else shlex.split(content, posix=True)
+    return tuple(item for item in items if item)
+
+
+def xargs(call: Call) -> Unwrapped:
+    argv = call.argv
+    parsed = parse(argv, 1, spec("xargs"))
+    command = argv[parsed.rest :] or (Word.literal("echo"),)
+    marker = parsed.last("-I", "--replace", "-i")
+    delimiter = "\0" if parsed.has("-0", "--null") else None
+    items = _lines(call, delimiter) if not parsed.has("-a", "--arg-file") else UNKNOWN
+    if isinstance(items, tuple) and len(items) <= _MAX_ITEMS:
+        if marker is None:
+            return run("xargs", "maybe", (*command, *(Word.literal(item) for item in items)))
+        return Unwrapped(
+            tuple(Inner("xargs", "maybe", argv=_put(command, marker.value, item)) for item in items)
+        )
+    bound = items if isinstance(items, Unknown) else UNKNOWN
+    if marker is not None or parsed.has("-i"):
+        replaced, _ = _replace(command, marker.value if marker is not None else "{}", bound)
+        return run("xargs", "maybe", replaced)
+    return run("xargs", "maybe", (*command, runtime_word(bound)))
+
+
+def _put(argv: Argv, marker: str, item: str) -> Argv:
+    """`argv` with a known argument where `xargs -I` puts it."""
+    return tuple(
+        Word.literal(word.value.replace(marker, item)) if not word.dynamic and marker in word.value else word
+        for word in argv
+    )
+
+
+def find(call: Call) -> Unwrapped:
+    argv = call.argv
+    index = 1
+    while index < len(argv):  # -H -L -P -O3 -D opts come before the start paths
+        value = argv[index].value
+        if value not in ("-H", "-L", "-P", "-D") and not value.startswith("-O"):
+            break
+        index += 2 if value == "-D" else 1
+    starts: list[Word] = []
+    while index < len(argv) and not argv[index].value.startswith(("-", "(", "!")):
+        starts.append(argv[index])
+        index += 1
+    bounds = [_below(call, word) for word in starts] or [_below(call, Word.literal("."))]
+    inners: list[Inner] = []
+    while index < len(argv):
+        action = argv[index].value
+        index += 1
+        if action not in ("-exec", "-execdir", "-ok", "-okdir"):
+            index += max(FIND_PRIMARIES.get(action, 0), 0)
+            continue
+        start = index
+        while index < len(argv) and not _find_end(argv, index):
+            index += 1
+        if index > start:
+            for bound in bounds[:_MAX_ITEMS]:
+                replaced, _ = _replace(argv[start:index], "{}", bound)
+                inners.append(Inner(f"find {action}", "maybe", argv=replaced, cwd_unknown="dir" in action))
+        index += 1
+    return Unwrapped(tuple(inners))
+
+
+def _below(call: Call, word: Word) -> Unknown:
+    """What `find` prints for a start path: paths at or below it."""
+    if word.dynamic:
+        return UNKNOWN
+    path = join_path(call.state.cwd, word.value)
+    if isinstance(path, str):
+        return Bounded("below", path)
+    return Bounded("below", posixpath.normpath(word.value)) if not word.value.startswith("/") else UNKNOWN
+
+
+def _find_end(argv: Argv, index: int) -> bool:
+    value = argv[index].value
+    return value == ";" or (value == "+" and argv[index - 1].value == "{}")
+
+
+def fd(call: Call) -> Unwrapped:
+    argv = call.argv
+    for index, word in enumerate(argv):
+        if word.value in ("-x", "--exec", "-X", "--exec-batch"):
+            end = next((at for at in range(index + 1, len(argv)) if argv[at].value == ";"), len(argv))
+            command = argv[index + 1 : end]
+            paths = [w for w in argv[1:index] if not w.value.startswith("-")][1:]
+            bound = (
+                _below(call, paths[0])
+                if len(paths) == 1
+                else _below(call, Word.literal("."))
+                if not paths
+                else UNKNOWN
+            )
+            replaced, found = _replace(command, "{}", bound)
+            return run(f"fd {word.value}", "maybe", replaced if found else (*command, runtime_word(bound)))
+    return NOTHING
+
+
+def parallel(call: Call) -> Unwrapped:
+    """GNU parallel runs its command template through a shell, once per argument."""
+    argv = call.argv
+    parsed = parse(argv, 1, spec("parallel"))
+    index = parsed.rest
+    end = next((at for at in range(index, len(argv)) if argv[at].value.startswith(":::")), len(argv))
+    template = argv[index:end]
+    items: list[Value] = []
+    known = end < len(argv) and argv[end].value in (":::", ":::+")
+    for word in argv[end + 1 :]:
+        if word.value.startswith(":::"):
+            known = word.value in (":::", ":::+")
+            continue
+        items.append(word.value if known and not word.dynamic else UNKNOWN)
+    if end == len(argv) or len(items) > _MAX_ITEMS:
+        items = [UNKNOWN]
+    jobs: list[Inner] = []
+    notes: list[str] = []
+    for item in items:
+        if not template:  # no command: each argument is a command line
+            if isinstance(item, str):
+                jobs.append(Inner("parallel", "maybe", script=item))
+            else:
+                notes.append("parallel runs command lines it reads at run time")
+            continue
+        text, _ = text_of(template)
+        value = shlex.quote(item) if isinstance(item, str) else f'"{RUNTIME}"'
+        jobs.append(Inner("parallel", "maybe", script=_substitute(text, value)))
+    found = script("parallel", "maybe", template, "parallel command") if template else NOTHING
+    return Unwrapped(tuple(jobs), (*found.notes, *notes))
+
+
+def _substitute(template: str, value: str) -> str:
+    """parallel's replacement strings take the argument; without one it is appended."""
+    replaced = template
+    for marker in ("{}", "{.}", "{/}", "{//}", "{/.}", "{1}"):
+        replaced = replaced.replace(marker, value)
+    return replaced if replaced != template else f"{template} {value}"

@@ -1,0 +1,110 @@
+"""Interpreters as runners: what a Python, JavaScript, Ruby, Perl, PHP or awk program would launch.
+
+The program comes from `-c`/`-e`, a script this command line wrote, or stdin it can read (a heredoc,
+`echo ... |`); the `launch` readers find the processes it starts, and each becomes an inner command the
+walker checks. `python -m module args` runs the module as a command (`python3 -X dev -m http.server`
+is `http.server`). A program text rein cannot see (a file on disk) launches nothing rein can check; a
+process API called with a value built at run time makes the command unknown. A file this command line
+wrote and then runs by its path (`./run.sh`) is read with the interpreter its `#!` line names.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import shlex
+from collections.abc import Sequence
+
+from rein.steering.bash.commands._inner import NOTHING, Call, Inner, Unwrapped, Value, run
+from rein.steering.bash.commands._interp import language, program
+from rein.steering.bash.commands._sources import file_text, stdin_text
+from rein.steering.bash.launch import RUNTIME, Launch, launches
+from rein.steering.bash.model import UNKNOWN
+
+
+def interpreter(call: Call) -> Unwrapped:
+    prog = program(call.name, call.argv)
+    if prog is None or prog.language == "shell":
+        return NOTHING
+    if prog.module is not None:
+        return run(f"{call.name} -m", "child", (prog.module, *call.argv[prog.rest :]))
+    notes: list[str] = []
+    if prog.code:
+        notes.extend(f"{call.name} code is dynamic: {word.raw}" for word in prog.code if word.dynamic)
+        text: str | None = "\n".join(word.value for word in prog.code)
+    elif prog.script is not None and prog.script.value != "-":
+        text, note = file_text(call, prog.script, "a program")
+        notes.extend([note] if note else [])
+    else:
+        text, note = stdin_text(call, "its program")
+        notes.extend([note] if note else [])
+    if text is None:
+        return Unwrapped(notes=tuple(notes))
+    found = launched(call.name, launches(prog.language, text, _known_env(call)))
+    return Unwrapped(found.inners, (*notes, *found.notes))
+
+
+def executable(call: Call) -> Unwrapped | None:
+    """A program run by its path (`./run.sh`, `~/bin/x`) that this command line wrote: its text as a
+    script of the interpreter its `#!` line names (`sh` without one). None when the path is no file
+    the line wrote, so the command is read by its name as usual."""
+    head = call.argv[0]
+    if "/" not in head.value:
+        return None
+    text, note = file_text(call, head, "a program")
+    if text is None:
+        return Unwrapped(notes=(note,)) if note else None
+    interpreter = _shebang(text)
+    lang = language(interpreter) if interpreter else "shell"
+    why = f"{head.value} is a file this command line wrote"
+    if lang == "shell":
+        args = (head.value, *(None if word.dynamic else word.value for word in call.argv[1:]))
+        inner = Inner(interpreter or "sh", "child", script=text, via="script", why=why, args=_values(args))
+        return Unwrapped((inner,))
+    if lang is None:
+        return Unwrapped(notes=(f"{head.value} runs with {interpreter}, a program rein cannot read",))
+    return launched(head.value, launches(lang, text, _known_env(call)))
+
+
+def _shebang(text: str) -> str:
+    """The interpreter's name a `#!` line names (`#!/usr/bin/env python3` is `python3`); "" for none."""
+    if not text.startswith("#!"):
+        return ""
+    words = text[2:].partition("\n")[0].split()
+    if words and posixpath.basename(words[0]) == "env":
+        words = [word for word in words[1:] if not word.startswith("-") and "=" not in word]
+    return posixpath.basename(words[0]) if words else ""
+
+
+def _values(args: tuple[str | None, ...]) -> tuple[Value, ...]:
+    return tuple(UNKNOWN if arg is None else arg for arg in args)
+
+
+def _known_env(call: Call) -> dict[str, str]:
+    return {name: value for name, value in call.state.env.items() if isinstance(value, str)}
+
+
+def launched(label: str, found: Sequence[Launch]) -> Unwrapped:
+    """The inner commands for what a program launches; unknown launches become notes."""
+    inners: list[Inner] = []
+    notes: list[str] = []
+    for launch in found:
+        why = f"{label} starts it with {launch.api}" + (f" (line {launch.line})" if launch.line else "")
+        if launch.shell is not None:
+            inners.append(Inner(f"{label} {launch.api}", "maybe", script=launch.shell, why=why))
+        elif launch.argv:
+            text = " ".join(_quoted(value) for value in launch.argv)
+            inners.append(Inner(f"{label} {launch.api}", "maybe", script=text, why=why))
+        if launch.unknown:
+            notes.append(f"{label}: {launch.unknown}")
+    return Unwrapped(tuple(inners), tuple(notes))
+
+
+def _quoted(value: str | None) -> str:
+    """One argv element as a shell word with the same value: `~` and `$HOME` at its start still expand
+    (the readers write home that way), and an element built at run time is an unknown variable."""
+    if value is None:
+        return f'"{RUNTIME}"'
+    for prefix in ("~/", "$HOME/"):
+        if value.startswith(prefix):
+            return prefix + shlex.quote(value[len(prefix) :])
+    return value if value in ("~", "$HOME") else shlex.quote(value)

@@ -1,0 +1,187 @@
+"""Runners that run a string as shell code: `bash -c`, a shell reading a script or stdin, `eval`,
+`source`, `ssh`, `su -c`, `watch`, `flock -c`, `trap`, `at`, and the programs `expect` spawns. The walker
+parses the string like the command line itself, with the positional parameters the shell gets
+(`bash -c 'rm -rf "$1"' _ /`)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from rein.steering.bash._words import tail
+from rein.steering.bash.commands._inner import NOTHING, Argv, Call, Inner, Unwrapped, Value, run, script
+from rein.steering.bash.commands._interp import shell_options
+from rein.steering.bash.commands._options import Options, parse
+from rein.steering.bash.commands._sources import STDIN_PATHS, file_text, stdin_text
+from rein.steering.bash.commands._tables import spec
+from rein.steering.bash.model import UNKNOWN, Word
+
+
+def shell_string(label: str, words: Argv, what: str) -> Unwrapped:
+    """Words a shell joins and runs as one string (`sudo -s cmd args`, `ssh host cmd args`)."""
+    return script(label, "child", words, what)
+
+
+def _args(words: Argv) -> tuple[Value, ...]:
+    return tuple(UNKNOWN if word.dynamic else word.value for word in words)
+
+
+def shell(call: Call) -> Unwrapped:
+    """`bash -c STRING [$0 [args]]`, `bash FILE [args]`, `bash` reading stdin (`-s`, a heredoc, a pipe)."""
+    argv = call.argv
+    name = posixpath.basename(argv[0].value)
+    has_c, has_s, index = shell_options(argv)
+    if has_c:
+        if index >= len(argv):
+            return NOTHING
+        args = _args(argv[index + 1 :])
+        return script(f"{name} -c", "child", argv[index : index + 1], f"{name} -c command", args=args)
+    if has_s or index >= len(argv) or argv[index].value in STDIN_PATHS:
+        text, note = stdin_text(call)
+        args = (name, *_args(argv[index + (not has_s and index < len(argv)) :]))
+        via: str = call.stdin.kind if call.stdin is not None else "stdin"
+    else:
+        text, note = file_text(call, argv[index])
+        args = _args(argv[index:])
+        via = "script"
+    if text is None:
+        return Unwrapped(notes=(note,) if note else ())
+    why = f"{name} runs {argv[index].value}, which this command line wrote" if via == "script" else ""
+    return Unwrapped((Inner(name, "child", script=text, args=args, via=via, why=why),))
+
+
+def source(call: Call) -> Unwrapped:
+    """`source FILE [args]` and `. FILE`: the file runs in this shell."""
+    argv = call.argv
+    if len(argv) < 2:
+        return NOTHING
+    text, note = file_text(call, argv[1])
+    if text is None:
+        return Unwrapped(notes=(note,) if note else ())
+    why = f"{argv[0].value} reads {argv[1].value}, which this command line wrote"
+    args = (argv[0].value, *_args(argv[2:]))
+    return Unwrapped((Inner("", "same", script=text, via="source", args=args, why=why),))
+
+
+def eval_string(call: Call) -> Unwrapped:
+    return script("", "same", call.argv[1:], "eval string", via="eval")
+
+
+def watch(call: Call) -> Unwrapped:
+    parsed = parse(call.argv, 1, spec("watch"))
+    if parsed.has("-x", "--exec"):
+        return run("watch", "maybe", call.argv[parsed.rest :])
+    return script("watch", "maybe", call.argv[parsed.rest :], "watch command")
+
+
+def flock(call: Call) -> Unwrapped:
+    argv = call.argv
+    parsed = parse(argv, 1, spec("flock"))
+    index = parsed.rest
+    command = parsed.last("-c", "--command")
+    if command is None and index + 1 < len(argv) and argv[index + 1].value in ("-c", "--command"):
+        command = argv[index + 2] if index + 2 < len(argv) else None
+    if command is not None:
+        return script("flock", "child", (command,), "flock -c command")
+    return run("flock", "child", argv[index + 1 :])
+
+
+def ssh(call: Call) -> Unwrapped:
+    """The remote command, and the local ones `-o ProxyCommand=...` and the like run."""
+    argv = call.argv
+    options = spec("ssh")
+    parsed = parse(argv, 1, options)
+    found = list(parsed.options)
+    index = parsed.rest
+    if index < len(argv):  # OpenSSH reads options after the host too
+        more = parse(argv, index + 1, options)
+        found += more.options
+        index = more.rest
+    local = [
+        Inner("ssh -o", "maybe", script=value.value.partition("=")[2])
+        for name, value in found
+        if name == "-o" and value is not None and value.value.lower().startswith(_LOCAL_COMMANDS)
+    ]
+    if any(name == "-N" for name, _ in found):
+        return Unwrapped(tuple(local))
+    remote = script("", "remote", argv[index:], "ssh command", via="ssh")
+    return Unwrapped((*local, *remote.inners), remote.notes)
+
+
+def trap(call: Call) -> Unwrapped:
+    argv = call.argv
+    parsed = parse(argv, 1, Options(permute=False))
+    index = parsed.rest
+    if parsed.has("-l", "-p") or len(argv) - index < 2 or argv[index].value in ("-", ""):
+        return NOTHING
+    return script("", "later", argv[index : index + 1], "trap command", via="trap")
+
+
+def su(call: Call) -> Unwrapped:
+    """`su [-] [user] -c 'cmd'` (options anywhere), `runuser -u user -- cmd`."""
+    argv = call.argv
+    label = posixpath.basename(argv[0].value)
+    command: Word | None = None
+    login = False
+    for index, word in enumerate(argv[1:], start=1):
+        value = word.value
+        if value == "--":
+            break
+        if value in ("-", "-l", "--login"):
+            login = True
+        elif value.startswith(("--command=", "--session-command=")):
+            command = tail(word, len(value.partition("=")[0]) + 1)
+        elif value in ("--command", "--session-command") or (
+            value.startswith("-") and not value.startswith("--") and value.endswith("c")
+        ):
+            command = argv[index + 1] if index + 1 < len(argv) else None
+            login = login or "l" in value[1:-1]
+    if command is not None:
+        found = script(label, "child", (command,), f"{label} -c command")
+        inners = tuple(
+            Inner(job.label, job.mode, script=job.script, cwd_unknown=login) for job in found.inners
+        )
+        return Unwrapped(inners, found.notes)
+    parsed = parse(argv, 1, spec("runuser"))
+    return run(label, "child", argv[parsed.rest :]) if parsed.has("-u", "--user") else NOTHING
+
+
+def at(call: Call) -> Unwrapped:
+    """`at TIME` and `batch` run the commands they read (stdin, or `-f file`) with sh, later."""
+    argv = call.argv
+    parsed = parse(argv, 1, spec("at"))
+    if parsed.has("-l", "-d", "-r", "-c"):  # list, delete or print jobs
+        return NOTHING
+    file = parsed.last("-f")
+    text, note = file_text(call, file, "a job") if file is not None else stdin_text(call, "its job")
+    if text is None:
+        return Unwrapped(notes=(note,) if note else ())
+    return Unwrapped((Inner(argv[0].value, "maybe", script=text, via="at"),))
+
+
+_TCL_RUNS = re.compile(r"(?:^|[;\n\[])\s*(?:spawn|exec|system)\s+([^;\n\]]*)")
+"""A Tcl command that starts a program: `spawn cmd args`, `exec cmd args`, `system cmd args`."""
+
+
+def expect(call: Call) -> Unwrapped:
+    """`expect -c 'spawn git push -f'` (or a script this line wrote): what it spawns or execs."""
+    argv = call.argv
+    texts = [argv[index + 1] for index, word in enumerate(argv[:-1]) if word.value == "-c"]
+    notes = [f"expect script is dynamic: {word.raw}" for word in texts if word.dynamic]
+    found = [word.value for word in texts]
+    if not texts:
+        script_word = next((word for word in argv[1:] if not word.value.startswith("-")), None)
+        text, note = file_text(call, script_word, "a script") if script_word is not None else (None, "")
+        found += [text] if text is not None else []
+        notes += [note] if note else []
+    inners = tuple(
+        Inner("expect", "maybe", script=match[1].strip(), via="expect spawn", speculative=True)
+        for text in found
+        for match in _TCL_RUNS.finditer(text)
+        if match[1].strip()
+    )
+    return Unwrapped(inners, tuple(notes))
+
+
+_LOCAL_COMMANDS = ("proxycommand=", "localcommand=", "knownhostscommand=")
+"""ssh_config options whose value is a command ssh runs on this machine."""

@@ -1,0 +1,79 @@
+"""Where a program's text comes from: a file this command line wrote, `<(...)`, or standard input.
+
+A script on disk that the command line did not write is the user's own file, which rein does not read
+(a rule can still match `bash deploy.sh`). A script the line wrote a moment before (`echo '...' > f;
+bash f`) is read from what was written; one written with content rein cannot know, or fetched or
+unpacked, is unknown, and so is a pipe from a command whose output rein cannot tell.
+"""
+
+from __future__ import annotations
+
+from rein.steering.bash._effects import join_path
+from rein.steering.bash.commands._inner import Call
+from rein.steering.bash.model import Stdin, Unknown, Word
+
+STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
+
+Text = tuple[str | None, str]
+"""The program text (None when not known or not read) and, when it cannot be known, why."""
+
+
+def stdin_text(call: Call, what: str = "commands") -> Text:
+    """What the command reads on standard input."""
+    stdin = call.stdin
+    if stdin is None:
+        return None, ""
+    if isinstance(stdin.content, str):
+        return stdin.content, ""
+    if stdin.kind == "file":
+        return file_text(call, Word.literal(stdin.text))
+    return None, f"{call.name} reads {what} from a {_kind(stdin)} that is not known statically"
+
+
+def _kind(stdin: Stdin) -> str:
+    return "pipe" if stdin.kind == "pipe" else stdin.kind
+
+
+def file_text(call: Call, word: Word, what: str = "a script") -> Text:
+    """The text of the file `word` names, if this command line wrote it."""
+    process = _process_output(word)
+    if process is not None:
+        if isinstance(process, str):
+            return process, ""
+        return None, f"{call.name} reads {what} from {word.raw}, whose output is not known statically"
+    if word.dynamic:
+        return None, f"{call.name} runs {what} that is not known statically: {word.raw}"
+    if word.value in STDIN_PATHS:
+        return stdin_text(call)
+    path = join_path(call.state.cwd, word.value)
+    if isinstance(path, Unknown):
+        if call.files or call.files_unknown:
+            return (
+                None,
+                f"{call.name} runs {word.value} in a directory rein cannot tell, after this line wrote files",
+            )
+        return None, ""
+    if path in call.files:
+        content = call.files[path]
+        if isinstance(content, str):
+            return content, ""
+        return (
+            None,
+            f"{call.name} runs {word.value}, which this command line wrote with content not known statically",
+        )
+    if call.files_unknown:
+        return (
+            None,
+            f"{call.name} runs {word.value}, which may be a file this command line fetched or unpacked",
+        )
+    return None, ""
+
+
+def _process_output(word: Word) -> str | Unknown | None:
+    """For a word that is one process substitution (`<(printf ...)`): what it outputs, else None."""
+    if len(word.parts) != 1:
+        return None
+    part = word.parts[0]
+    if isinstance(part, str) or part.kind != "process":
+        return None
+    return part.value if part.value is not None else Unknown()
