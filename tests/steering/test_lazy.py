@@ -152,7 +152,9 @@ FORCE = dataclasses.replace(PUSH, flags=frozenset({"-f"}))
         (Matcher(args=(re.compile("^main$"),)), "git push origin main", True),
         (Matcher(args=(re.compile("^main$"),)), "git push origin dev", False),
         (Matcher(args=(re.compile("^main$"),)), "git push origin $B", UNKNOWN),
-        (Matcher(args=(re.compile("^main$"),)), 'git push origin "$B"', False),
+        # quoted, $B is one word, but rein cannot know it is not `main` (or a flag)
+        (Matcher(args=(re.compile("^main$"),)), 'git push origin "$B"', UNKNOWN),
+        (Matcher(args=(re.compile("^main$"),)), 'git push origin "x$B"', False),
         (dataclasses.replace(PUSH, args=(re.compile("^push$"),)), "git push origin", False),
         (Matcher(flags=frozenset({"-f"}), args=(re.compile("^x$"),)), "rm -f $A", UNKNOWN),
         (Matcher(flags=frozenset({"-f"}), args=(re.compile("^x$"),)), "rm -r $A", UNKNOWN),

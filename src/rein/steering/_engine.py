@@ -10,17 +10,18 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Literal
 
 from rein.steering._gate import pattern_gate
 from rein.steering._match import match_ref, tri_all
 from rein.steering._observe import speculative_entries, watch_matches
+from rein.steering._pattern import TIMED_OUT, TIMEOUT, found
 from rein.steering._rule import Observer, Plugin, Predicate, Rule, Tri, When
-from rein.steering._types import Context, Entry, Override, RefDecision, ToolCall, ToolResult, Verdict
+from rein.steering._types import TOOLS, Context, Entry, Override, RefDecision, ToolCall, ToolResult, Verdict
 from rein.steering._when import Position, check_when
-from rein.steering.bash import Analysis, CommandRef, Tracker, Unknown, analyze
+from rein.steering.bash import Analysis, CommandRef, Expansion, Tracker, Unknown, analyze
 
 OVERRIDE = re.compile(r"steering-override:\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s+[-\u2013\u2014]+\s+(\S.*)")
 AUDIT_ENTRY = "steering-override"
@@ -43,6 +44,7 @@ class _Fired:
     rule: Rule
     ref: CommandRef | None
     unknown: bool
+    timed_out: bool = False
 
 
 def _tag(rule: Rule) -> str:
@@ -52,15 +54,60 @@ def _tag(rule: Rule) -> str:
 def _reason(fired: _Fired) -> str:
     rule = fired.rule
     text = f"{_tag(rule)} {rule.reason}"
-    if fired.unknown:
-        what = "; ".join(fired.ref.unknown) if fired.ref and fired.ref.unknown else "a value it needs"
+    if fired.timed_out:
         text += (
-            f" (rein could not tell statically whether this rule applies: {what} is only known at run"
-            " time, so it blocks; write the command with literal values)"
+            f" (this rule's pattern ran past rein's {TIMEOUT * 1000:.0f} ms limit on this command, so"
+            " whether it applies is not known and it blocks; make the pattern simpler)"
+        )
+    elif fired.unknown:
+        command = fired.ref.text if fired.ref else ""
+        text += (
+            f" (rein could not tell statically whether this rule applies to `{command}`:"
+            f" {_unknowable(fired.ref)}, so it blocks; write the command with literal values)"
         )
     if not rule.no_override:
         text += f" To proceed anyway, add the comment: # steering-override: {rule.name} - <why>"
     return text
+
+
+def _unknowable(ref: CommandRef | None) -> str:
+    """What about a command rein could not know, as a clause."""
+    if ref is not None and ref.unknown:
+        return "; ".join(ref.unknown)
+    if ref is not None:
+        options = [word.raw for word in ref.argv if word.parts and _is_option(word.parts[0])]
+        if options:
+            listed = ", ".join(f"`{word}`" for word in dict.fromkeys(options))
+            return f"{listed} abbreviates more than one option"
+        words = [word.raw for word in ref.argv if word.dynamic]
+        if words:
+            listed = ", ".join(f"`{word}`" for word in dict.fromkeys(words))
+            return f"the value of {listed} is only known at run time"
+    return "a value it needs is only known at run time"
+
+
+def _is_option(part: object) -> bool:
+    """An abbreviation that fits several long options (`git push --forc`)."""
+    return isinstance(part, Expansion) and part.kind == "option"
+
+
+UNKNOWN_RULE = Rule(
+    name="unknown",
+    source="rein",
+    reason="rein cannot tell what this command runs, and a rule may apply to it, so it is not run.",
+    origin="rein",
+)
+"""Decides a command whose content is only known at run time (`eval "$X"`, `bash -c "$CMD"`)."""
+
+
+def _unknown_reason(fired: _Fired) -> str:
+    ref = fired.ref
+    text = f"{_tag(UNKNOWN_RULE)} rein cannot tell what `{ref.text if ref else ''}` runs: {_unknowable(ref)}."
+    text += (
+        " What it runs may be a command a rule blocks, so it is not run."
+        " Write the command with literal values, or run the parts separately."
+    )
+    return text + f" To proceed anyway, add the comment: # steering-override: {UNKNOWN_RULE.name} - <why>"
 
 
 class Steering:
@@ -76,11 +123,12 @@ class Steering:
         # The entries a `&&` chain's observers will have written are read by `when.happened` only:
         # with no such rule (or no observer) they are never worked out.
         self._speculate = bool(policy.observers) and any(_asks_happened(rule.when) for rule in self._bash)
+        self._known = frozenset(name for rule in self._bash for name in rule.matcher.command)
 
     def _candidates(self, ref: CommandRef) -> tuple[Rule, ...]:
         if not ref.argv or ref.argv[0].dynamic or ref.unknown:
             return self._bash  # the command could be anything: every rule may apply
-        miss = self._gate is not None and self._gate.search(ref.text) is None
+        miss = self._gate is not None and found(self._gate, ref.text) is False
         cached = self._by_name.get((ref.name, miss))
         if cached is None:
             cached = tuple(
@@ -100,6 +148,7 @@ class Steering:
             env=context.env,
             values={"branch": context.branch},
             trackers=self.policy.trackers,
+            known=self._known,
         )
 
     def evaluate(self, call: ToolCall, context: Context) -> Verdict:
@@ -108,6 +157,10 @@ class Steering:
         try:
             if call.tool == "bash":
                 return self._evaluate_bash(call, context)
+            if call.tool not in TOOLS:
+                known = ", ".join(TOOLS)
+                reason = f"[steering:error@rein] unknown tool {call.tool!r} (one of {known}): it is blocked"
+                return Verdict(allow=False, reason=reason, rule="error", source="rein")
             return self._evaluate_file(call, context)
         except Exception as error:
             return Verdict(
@@ -121,24 +174,30 @@ class Steering:
         results: list[Tri] = [matched]
         text = position.ref.text if position.ref is not None else ""
         if rule.requires is not None and position.ref is not None:
-            results.append(rule.requires.search(text) is not None)
+            results.append(found(rule.requires, text))
         if rule.unless is not None and position.ref is not None:
-            results.append(rule.unless.search(text) is None)
+            unless = found(rule.unless, text)
+            results.append(unless if isinstance(unless, Unknown) else not unless)
         if False not in results:
             results.append(check_when(rule.when, context, position, self.policy.predicates))
         verdict = tri_all(results)
         if verdict is True:
             return _Fired(rule=rule, ref=position.ref, unknown=False)
         if isinstance(verdict, Unknown) and rule.on_unknown == "block":
-            return _Fired(rule=rule, ref=position.ref, unknown=True)
+            return _Fired(rule=rule, ref=position.ref, unknown=True, timed_out=verdict is TIMED_OUT)
         return None
 
     def _evaluate_bash(self, call: ToolCall, context: Context) -> Verdict:
+        """The first command a rule certainly applies to decides; else a walk that stopped early, or
+        input not understood, blocks; else the first rule that may apply where a value is unknown;
+        else a command whose content cannot be known at all."""
         analysis = self.analyze(call.command, context)
         overrides = _overrides(analysis.comments)
         decisions: list[RefDecision] = []
         waived: Override | None = None
-        first: _Fired | None = None
+        definite: _Fired | None = None
+        maybe: _Fired | None = None
+        opaque: _Fired | None = None
         for ref in analysis.refs:
             speculative = (
                 speculative_entries(ref, analysis, self.policy.observers, context) if self._speculate else ()
@@ -149,52 +208,76 @@ class Steering:
                 waived = waived or fired
                 decisions.append(RefDecision(ref=ref))
                 continue
-            decisions.append(
-                RefDecision(
-                    ref=ref,
-                    rule=fired.rule.name if fired else None,
-                    source=fired.rule.source if fired else None,
-                    unknown=bool(fired and fired.unknown),
+            if fired is None:
+                decisions.append(RefDecision(ref=ref))
+            elif fired.unknown and ref.unknown:
+                decisions.append(
+                    RefDecision(ref=ref, rule=UNKNOWN_RULE.name, source=UNKNOWN_RULE.source, unknown=True)
                 )
+                opaque = opaque or fired
+            else:
+                decisions.append(
+                    RefDecision(
+                        ref=ref, rule=fired.rule.name, source=fired.rule.source, unknown=fired.unknown
+                    )
+                )
+                if fired.unknown:
+                    maybe = maybe or fired
+                else:
+                    definite = definite or fired
+        done = tuple(decisions)
+        if definite is not None:
+            return self._block(definite, _reason(definite), analysis, done, context)
+        if analysis.exhausted:
+            reason = (
+                f"[steering:budget@rein] rein stopped analysing this command: {analysis.exhausted}. What it"
+                " runs was not fully checked, so it is not run. Split it into simpler commands."
             )
-            if fired is not None and first is None:
-                first = fired
-        if first is not None:
-            _on_fire(first, context)
             return Verdict(
-                allow=False,
-                reason=_reason(first),
-                rule=first.rule.name,
-                source=first.rule.source,
-                ref=first.ref,
-                analysis=analysis,
-                decisions=tuple(decisions),
+                allow=False, reason=reason, rule="budget", source="rein", analysis=analysis, decisions=done
             )
-        if not analysis.understood and self.policy.on_parse_error == "block":
+        if analysis.problems and self.policy.on_parse_error == "block":
+            reason = (
+                "[steering:unparsed@rein] rein could not understand this command, so it is not run: "
+                f"{analysis.problems[0]}. Rewrite it in plain bash (or split it into simpler commands)."
+            )
             return Verdict(
-                allow=False,
-                reason=(
-                    "[steering:unparsed@rein] rein could not understand this command, so it is not run: "
-                    f"{analysis.problems[0]}. Rewrite it in plain bash (or split it into simpler commands)."
-                ),
-                rule="unparsed",
-                source="rein",
-                analysis=analysis,
-                decisions=tuple(decisions),
+                allow=False, reason=reason, rule="unparsed", source="rein", analysis=analysis, decisions=done
             )
+        if maybe is not None:
+            return self._block(maybe, _reason(maybe), analysis, done, context)
+        if opaque is not None:
+            verdict = self._block(opaque, _unknown_reason(opaque), analysis, done, context)
+            return replace(verdict, rule=UNKNOWN_RULE.name, source=UNKNOWN_RULE.source)
         if waived is not None:
             context.entries.append(
                 AUDIT_ENTRY,
                 {"rule": waived.rule, "why": waived.why, "command": call.command},
                 context.agent_loop,
             )
-        return Verdict(allow=True, analysis=analysis, override=waived, decisions=tuple(decisions))
+        return Verdict(allow=True, analysis=analysis, override=waived, decisions=done)
+
+    def _block(
+        self,
+        fired: _Fired,
+        reason: str,
+        analysis: Analysis,
+        decisions: tuple[RefDecision, ...],
+        context: Context,
+    ) -> Verdict:
+        _on_fire(fired, context)
+        rule = fired.rule
+        return Verdict(
+            allow=False, reason=reason, rule=rule.name, source=rule.source, ref=fired.ref, analysis=analysis,
+            decisions=decisions,
+        )  # fmt: skip
 
     def _first_rule(
         self, rules: Sequence[Rule], context: Context, position: Position, overrides: Mapping[str, str]
     ) -> _Fired | Override | None:
         assert position.ref is not None
         waived: Override | None = None
+        opaque = bool(position.ref.unknown)
         for rule in rules:
             matched = match_ref(rule.matcher, position.ref, context)
             if matched is False:
@@ -202,8 +285,9 @@ class Steering:
             fired = self._fires(rule, context, position, matched)
             if fired is None:
                 continue
-            if rule.name in overrides and not rule.no_override:
-                waived = waived or Override(rule=rule.name, why=overrides[rule.name])
+            name = UNKNOWN_RULE.name if opaque and fired.unknown else rule.name
+            if name in overrides and not rule.no_override:
+                waived = waived or Override(rule=name, why=overrides[name])
                 continue
             return fired
         return waived
@@ -258,9 +342,10 @@ def _file_match(rule: Rule, value: str, absolute: str, cwd: str) -> Tri:
     pattern = rule.matcher.pattern
     if pattern is None:
         return False
-    if pattern.search(value) is not None:
-        return True
-    return rule.field == "path" and bool(absolute) and pattern.search(absolute) is not None
+    hit = found(pattern, value)
+    if hit is not False:
+        return hit
+    return rule.field == "path" and bool(absolute) and found(pattern, absolute)
 
 
 def _observer_entries(

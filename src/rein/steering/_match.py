@@ -8,16 +8,18 @@ decides (default: block).
 from __future__ import annotations
 
 import posixpath
+from dataclasses import replace
 from fnmatch import fnmatchcase
 
-from rein.steering._rule import Matcher, Tri
+from rein.steering._args import may_be_flag, may_split
+from rein.steering._pattern import found
+from rein.steering._rule import Matcher, RefTest, Tri
 from rein.steering._types import Context
 from rein.steering.bash import UNKNOWN, CommandRef, Unknown, Word
-from rein.steering.bash._effects import GIT_VALUE_OPTIONS
+from rein.steering.bash.commands import subcommand_index
 
 # Options that come before a subcommand and take a value, so the value is not mistaken for it.
 GLOBAL_VALUE_OPTIONS: dict[str, frozenset[str]] = {
-    "git": GIT_VALUE_OPTIONS,
     "docker": frozenset({"-H", "--host", "--context", "-c", "--config", "-l", "--log-level"}),
     "cargo": frozenset({"-C", "--config", "-Z", "--color"}),
     "npm": frozenset({"--prefix", "-w", "--workspace"}),
@@ -26,17 +28,24 @@ GLOBAL_VALUE_OPTIONS: dict[str, frozenset[str]] = {
 }
 
 
-def _wild(word: Word) -> bool:
-    """An unquoted expansion alone (`$ARGS`) may split into any words, flags included."""
-    return (
-        word.dynamic
-        and not word.raw.startswith(("'", '"'))
-        and not any(isinstance(part, str) and part for part in word.parts)
-    )
+_last: list[tuple[CommandRef, list[Word]]] = []
 
 
 def positionals(ref: CommandRef) -> list[Word]:
-    """Non-flag arguments, skipping the values of known global options that precede the subcommand."""
+    """Non-flag arguments, skipping the values of known global options that precede the subcommand.
+    The last answer is kept: every rule about a command asks it of the same ref in a row."""
+    if _last and _last[0][0] is ref:
+        return _last[0][1]
+    found = _positionals(ref)
+    _last[:] = [(ref, found)]
+    return found
+
+
+def _positionals(ref: CommandRef) -> list[Word]:
+    if ref.name == "git":
+        index = subcommand_index(ref.argv)
+        head, rest = list(ref.argv[index : index + 1]), ref.argv[index + 1 :]
+        return head + [word for word in rest if not word.value.startswith("-") or word.dynamic]
     options = GLOBAL_VALUE_OPTIONS.get(ref.name, frozenset())
     out: list[Word] = []
     skip = dashdash = False
@@ -61,12 +70,30 @@ def _subcommand_matches(matcher: Matcher, words: list[Word]) -> tuple[Tri, int]:
         return True, 0
     unknown = False
     for sub in matcher.subcommand:
-        head = words[: len(sub)]
-        if len(head) == len(sub) and all(w.value == s for w, s in zip(head, sub, strict=True)):
+        matched = _words_match(sub, words)
+        if matched is True:
             return True, len(sub)
-        if any(_wild(w) for w in head):
-            unknown = True
+        unknown = unknown or matched is not False
     return (UNKNOWN if unknown else False), 0
+
+
+def _words_match(sub: tuple[str, ...], words: list[Word]) -> Tri:
+    """Whether `words` start with `sub`: a word rein cannot read may be the name (`git $SUB`), and an
+    unquoted one may be several names (`git $CMD` with CMD='stash drop'); a known word that differs is
+    a definite no (`xargs git branch` is never `git stash drop`)."""
+    result: Tri = True
+    for index, name in enumerate(sub):
+        if index >= len(words):
+            return UNKNOWN if any(may_split(word) for word in words) else False
+        word = words[index]
+        if not word.dynamic:
+            if word.value != name:
+                return False
+        elif isinstance(word.parts[0], str) and not name.startswith(word.parts[0]):
+            return False
+        else:
+            result = UNKNOWN
+    return result
 
 
 def match_ref(matcher: Matcher, ref: CommandRef, context: Context) -> Tri:
@@ -79,8 +106,8 @@ def match_ref(matcher: Matcher, ref: CommandRef, context: Context) -> Tri:
         return UNKNOWN
     results: list[Tri] = []
     if matcher.pattern is not None:
-        hit = matcher.pattern.search(ref.text) is not None
-        results.append(True if hit else (UNKNOWN if name_dynamic else False))
+        hit = found(matcher.pattern, ref.text)
+        results.append(UNKNOWN if hit is False and name_dynamic else hit)
     if matcher.command:
         results.append(UNKNOWN if name_dynamic else ref.name in matcher.command)
     if False in results:
@@ -98,27 +125,41 @@ def match_ref(matcher: Matcher, ref: CommandRef, context: Context) -> Tri:
         if present & matcher.not_flags:
             return False
         if matcher.flags and not present & matcher.flags:
-            wild = any(_wild(word) for word in ref.args)
+            wild = any(may_be_flag(word) for word in ref.args)
             if not wild:
                 return False
             results.append(UNKNOWN)
     if matcher.args:
         rest = words[taken:]
-        if not any(p.search(w.value) for p in matcher.args for w in rest):
-            wild = wild or any(_wild(word) for word in ref.args)
+        hits = [found(p, w.value) for p in matcher.args for w in rest]
+        if True not in hits:
+            wild = wild or any(may_be_flag(word) for word in ref.args) or UNKNOWN in hits
             if not wild:
                 return False
             results.append(UNKNOWN)
     if matcher.test is not None:
-        results.append(matcher.test(ref, context))
+        test = matcher.test
+        results.append(_any_name(test, ref, matcher.command, context) if name_dynamic else test(ref, context))
     return tri_all(results)
 
 
+def _any_name(test: RefTest, ref: CommandRef, names: frozenset[str], context: Context) -> Tri:
+    """A test of a command whose name is only known at run time: UNKNOWN when it can hold for one of
+    the names the rule is about (`$C run dev` with C=npm), False when it holds for none."""
+    if not names:
+        return UNKNOWN
+    for name in sorted(names):
+        if test(replace(ref, argv=(Word.literal(name), *ref.args)), context) is not False:
+            return UNKNOWN
+    return False
+
+
 def tri_all(results: list[Tri]) -> Tri:
-    """Three-valued AND: any False is False, else any UNKNOWN is UNKNOWN."""
+    """Three-valued AND: any False is False, else the first unknown value (which may say why), else
+    True."""
     if False in results:
         return False
-    return UNKNOWN if any(isinstance(r, Unknown) for r in results) else True
+    return next((result for result in results if isinstance(result, Unknown)), True)
 
 
 def match_path(pattern: str, path: str, cwd: str) -> bool:

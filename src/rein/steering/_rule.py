@@ -8,11 +8,11 @@ plugins (Python modules), and from rein's defaults, in that order.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from rein.steering._pattern import Pattern
 from rein.steering._types import Context, ToolResult
 from rein.steering.bash import CommandRef, Tracker, Unknown
 
@@ -75,12 +75,12 @@ class Matcher:
     short flags split), `not_flags` (none present), `args` (some positional argument matches).
     """
 
-    pattern: re.Pattern[str] | None = None
+    pattern: Pattern | None = None
     command: frozenset[str] = frozenset()
     subcommand: tuple[tuple[str, ...], ...] = ()
     flags: frozenset[str] = frozenset()
     not_flags: frozenset[str] = frozenset()
-    args: tuple[re.Pattern[str], ...] = ()
+    args: tuple[Pattern, ...] = ()
     test: RefTest | None = None
 
     @property
@@ -108,8 +108,8 @@ class Rule:
     tool: str = "bash"
     field: Literal["command", "path", "content"] = "command"
     matcher: Matcher = dataclasses.field(default_factory=Matcher)
-    requires: re.Pattern[str] | None = None
-    unless: re.Pattern[str] | None = None
+    requires: Pattern | None = None
+    unless: Pattern | None = None
     when: When = dataclasses.field(default_factory=When)
     no_override: bool = False
     on_unknown: OnUnknown = "block"
@@ -124,7 +124,7 @@ class Watch:
     """Which tool results an observer sees. Unset fields match anything."""
 
     tool: str = "bash"
-    command: re.Pattern[str] | None = None
+    command: Pattern | None = None
     """Searched in the raw command and in every extracted (unwrapped) command."""
     path: tuple[str, ...] = ()
     exit_code: int | None = None

@@ -30,11 +30,11 @@ watch = { tool = "bash", command = "^(pytest|make test)", exit_code = 0 }
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Literal, cast, get_args
 
 from rein.steering._names import check_name
+from rein.steering._pattern import SafePattern
 from rein.steering._rule import Happened, Matcher, Observer, OnUnknown, Rule, Scope, Watch, When
 from rein.steering._types import TOOLS
 from rein.steering.errors import ConfigError
@@ -107,13 +107,13 @@ class Reader:
             raise self.fail(f"{key} must be one of {', '.join(options)}, not {value!r}")
         return value
 
-    def regex(self, key: str, text: str | None = None) -> re.Pattern[str] | None:
+    def regex(self, key: str, text: str | None = None) -> SafePattern | None:
         source = self.string(key) if text is None else text
         if source is None:
             return None
         try:
-            return re.compile(source)
-        except re.error as error:
+            return SafePattern(source)
+        except ValueError as error:
             raise self.fail(f"{key} is not a valid regex ({error}): {source!r}") from None
 
     def table_of(self, key: str) -> Mapping[str, object]:
