@@ -87,12 +87,29 @@ def test_jsonl_audits_many_commands_and_keeps_going(dirs: tuple[Path, Path]) -> 
         "not json",
         {"command": "git commit -m x", "branch": "main", "cwd": str(project)},
         {"tool": "write", "path": "x.py"},
+        {"cmd": "rm -rf /"},
+        {"tool": "shell", "command": "ls"},
+        {"command": ["rm", "-rf", "/"]},
     ]
     stdin = "\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n"
     done = rein("check", "--jsonl", cwd=project, home=home, stdin=stdin)
     out = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [o.get("decision", "error") for o in out] == ["block", "allow", "error", "block", "allow"]
-    assert out[2]["line"] == 3
+    # a line rein cannot read gets an error verdict that blocks, so a reader of `decision` never allows it
+    assert [o["decision"] for o in out] == [
+        "block",
+        "allow",
+        "block",
+        "block",
+        "allow",
+        "block",
+        "block",
+        "block",
+    ]
+    assert [o["line"] for o in out if "error" in o] == [3, 6, 7, 8]
+    assert "needs a string 'command'" in out[5]["error"] and "unknown tool 'shell'" in out[6]["error"]
+    assert all(
+        o["rule"] == "error" and o["reason"].startswith("[steering:error@rein]") for o in out if "error" in o
+    )
     assert done.returncode == 2
 
 
@@ -110,6 +127,7 @@ def test_explain_shows_each_command_with_its_state(dirs: tuple[Path, Path]) -> N
     cd = next(c for c in out["commands"] if c["argv"][0] == "cd")
     assert cd["cwd"] == str(project) and cd["rule"] is None
     assert push["words_env"] is None and cd["words_env"] is None
+    assert (push["kind"], cd["kind"], out["commands"][1]["kind"]) == ("inert", "inert", "runner")
     text = rein("explain", "--", command, cwd=project, home=home)
     assert text.returncode == 0
     assert "no-force-push@defaults" in text.stdout and "/tmp/repo" in text.stdout
@@ -122,6 +140,20 @@ def test_explain_shows_the_variables_a_commands_words_were_expanded_with(dirs: t
     rm = next(c for c in out["commands"] if c["argv"][0] == "rm")
     assert rm["env"]["D"] == "/tmp/x" and rm["words_env"]["D"] == "/"
     assert rm["rule"] == "no-rm-root"
+
+
+def test_explain_says_why_a_guess_was_checked(dirs: tuple[Path, Path]) -> None:
+    project, home = dirs
+    done = rein(
+        "explain", "--json", "--", 'prlimit --nofile=64 rm -rf ~; eval "$CLEANUP"', cwd=project, home=home
+    )
+    out = json.loads(done.stdout)
+    prlimit, rm, evaluated = out["commands"]
+    assert (prlimit["kind"], rm["kind"], evaluated["kind"]) == ("unknown", "inert", "runner")
+    assert "prlimit is not a command rein knows" in rm["why"] and rm["rule"] == "no-rm-root"
+    assert evaluated["unknown"] == ['eval string is dynamic: "$CLEANUP"']
+    text = rein("explain", "--", 'eval "$CLEANUP"', cwd=project, home=home).stdout
+    assert "not known statically" in text and "steering:unknown@rein" in text
 
 
 def test_help_and_version(dirs: tuple[Path, Path]) -> None:

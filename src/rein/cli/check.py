@@ -40,29 +40,53 @@ def _describe(verdict: Verdict) -> str:
 
 
 def _jsonl(checker: Checker, default_cwd: Path) -> int:
+    """One verdict per line. A line rein cannot read gets a verdict too: an error that blocks, since a
+    caller that only reads `decision` must not take a malformed line for an allowed one."""
     worst = 0
     for number, line in enumerate(sys.stdin, start=1):
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
-            if not isinstance(item, dict):
-                raise ValueError("each line must be a JSON object")
-            cwd = Path(item.get("cwd") or default_cwd).resolve()
-            call = ToolCall(
-                tool=str(item.get("tool", "bash")),
-                command=str(item.get("command", "")),
-                path=item.get("path"),
-                content=item.get("content"),
-            )
-            verdict = checker.engine(cwd).evaluate(call, checker.context(cwd, item.get("branch")))
+            call, cwd, branch = _item(line, default_cwd)
+            verdict = checker.engine(cwd).evaluate(call, checker.context(cwd, branch))
             out = verdict_json(verdict, call, cwd)
             worst = max(worst, 0 if verdict.allow else 1)
         except (ValueError, TypeError, ConfigError) as error:
-            out = {"line": number, "error": str(error)}
+            out = {
+                "line": number,
+                "decision": "block",
+                "rule": "error",
+                "source": "rein",
+                "error": str(error),
+            }
+            out["reason"] = (
+                f"[steering:error@rein] line {number}: {error}; it is not checked, so it is blocked"
+            )
             worst = 2
         print(json.dumps(out), flush=True)
     return worst
+
+
+def _item(line: str, default_cwd: Path) -> tuple[ToolCall, Path, str | None]:
+    """A JSON line as a tool call; ValueError naming what is wrong with it."""
+    item = json.loads(line)
+    if not isinstance(item, dict):
+        raise ValueError("each line must be a JSON object")
+    tool = item.get("tool", "bash")
+    if tool not in TOOLS:
+        raise ValueError(f"unknown tool {tool!r} (one of {', '.join(TOOLS)})")
+    command = item.get("command")
+    if tool == "bash" and not isinstance(command, str):
+        raise ValueError("a bash line needs a string 'command'")
+    path = item.get("path")
+    if tool != "bash" and not isinstance(path, str):
+        raise ValueError(f"a {tool} line needs a string 'path'")
+    for key in ("cwd", "branch", "content"):
+        if item.get(key) is not None and not isinstance(item[key], str):
+            raise ValueError(f"'{key}' must be a string")
+    cwd = Path(item.get("cwd") or default_cwd).resolve()
+    call = ToolCall(tool=tool, command=command or "", path=path, content=item.get("content"))
+    return call, cwd, item.get("branch")
 
 
 def parser(prog: str) -> argparse.ArgumentParser:

@@ -29,6 +29,8 @@ def decision_json(decision: RefDecision) -> dict[str, object]:
         "argv": [word.value for word in ref.argv],
         "dynamic": [word.value for word in ref.argv if word.dynamic],
         "raw": ref.raw,
+        "kind": ref.kind,
+        "why": ref.why or None,
         "wrappers": list(ref.wrappers),
         "via": ref.via or None,
         "cwd": None if ref.state.cwd is UNKNOWN else ref.state.cwd,
@@ -49,7 +51,7 @@ def decision_json(decision: RefDecision) -> dict[str, object]:
 
 def _table(verdict: Verdict) -> Table:
     table = Table(show_lines=False, header_style="bold")
-    for column in ("#", "argv", "via", "cwd", "branch", "unknown", "decided by"):
+    for column in ("#", "argv", "kind", "via", "cwd", "branch", "decided by"):
         table.add_column(column, overflow="fold")
     for decision in verdict.decisions:
         ref = decision.ref
@@ -63,13 +65,25 @@ def _table(verdict: Verdict) -> Table:
         table.add_row(
             str(ref.index),
             escape(argv),
+            ref.kind,
             escape(via),
             escape(_show(ref.state.cwd)),
             escape(_show(ref.state.branch)),
-            escape("; ".join(ref.unknown)),
             decided,
         )
     return table
+
+
+def _notes(verdict: Verdict) -> list[str]:
+    """Why a command was checked although not written as one, and what about it is unknown."""
+    lines: list[str] = []
+    for decision in verdict.decisions:
+        ref = decision.ref
+        if ref.why:
+            lines.append(f"[dim]#{ref.index} checked because:[/] {escape(ref.why)}")
+        if ref.unknown:
+            lines.append(f"[yellow]#{ref.index} not known statically:[/] {escape('; '.join(ref.unknown))}")
+    return lines
 
 
 @app.command()
@@ -105,6 +119,8 @@ def explain(
     console = Console(highlight=False)
     console.print(f"[bold]{escape(call.command)}[/]  (cwd {escape(str(where))})")
     console.print(_table(verdict))
+    for line in _notes(verdict):
+        console.print(line)
     for problem in problems:
         console.print(f"[yellow]not understood:[/] {escape(problem)}")
     if verdict.allow:
