@@ -102,11 +102,12 @@ def test_turns_are_counted_the_last_one_nudged_and_the_next_prompt_blocked(home:
     assert text(second, "hookSpecificOutput", "hookEventName") == "UserPromptSubmit"
     assert text(second, "hookSpecificOutput", "additionalContext").startswith("CRITICAL TIMEBOX WARNING\n")
     third = json.loads(prompt(home, "one more thing"))
-    assert third == {
-        "decision": "block",
-        "reason": "Timebox budget spent. Used 2 turns, 0s. "
-        "The agent stops for this turn. The chat continues.",
-    }
+    assert third["decision"] == "block" and set(third) == {"decision", "reason"}
+    # the seconds are wall time spent by the hook processes: a few on a loaded machine
+    assert re.fullmatch(
+        r"Timebox budget spent\. Used 2 turns, \ds\. The agent stops for this turn\. The chat continues\.",
+        text(third, "reason"),
+    )
     wait_for(marker)
     assert prompt(home, "ok, what is left?") == ""  # the chat continues
     recorded = [(line["type"], dig(line, "data", "softNudgeSent")) for line in lines(home)]
@@ -135,7 +136,7 @@ def test_time_running_out_mid_turn_denies_the_tool_call_and_ends_the_turn(home: 
     backdate(home, 2 * MIN)
     stopped = bash(home, "ls")
     assert stopped["continue"] is False
-    assert text(stopped, "stopReason").startswith("Timebox budget spent. Used 0 turns, 10m 30s.")
+    assert re.match(r"Timebox budget spent\. Used 0 turns, 10m 3\ds\.", text(stopped, "stopReason"))
     assert text(stopped, "hookSpecificOutput", "permissionDecision") == "deny"
     assert "Do not call more tools" in text(stopped, "hookSpecificOutput", "permissionDecisionReason")
     again = bash(home, "ls")  # the rest of this turn is denied too
