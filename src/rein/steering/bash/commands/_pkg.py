@@ -93,12 +93,18 @@ def normalize_npm(argv: Argv) -> Argv:
     return (*argv[:index], Word(value=full, raw=head.raw), *argv[index + 1 :])
 
 
+def _action(call: Call) -> tuple[Word, int] | None:
+    """The subcommand after the tool's own options (`pnpm --filter web exec`), and the index after it."""
+    parsed = parse(call.argv, 1, spec(call.name))
+    return (call.argv[parsed.rest], parsed.rest + 1) if parsed.rest < len(call.argv) else None
+
+
 def pnpm(call: Call) -> Unwrapped:
-    parsed = parse(call.argv, 1, spec("pnpm"))
-    if parsed.rest >= len(call.argv):
+    found = _action(call)
+    if found is None:
         return NOTHING
-    head = call.argv[parsed.rest]
-    index, action = parsed.rest + 1, head.value
+    head, index = found
+    action = head.value
     if action == "exec":
         return _package_runner("pnpm exec", "pnpm exec")(call, index)
     if action in ("dlx", "create"):
@@ -117,11 +123,11 @@ _YARN_COMMANDS = frozenset({
 
 
 def yarn(call: Call) -> Unwrapped:
-    parsed = parse(call.argv, 1, spec("yarn"))
-    if parsed.rest >= len(call.argv):
+    found = _action(call)
+    if found is None:
         return NOTHING
-    head = call.argv[parsed.rest]
-    index, action = parsed.rest + 1, head.value
+    head, index = found
+    action = head.value
     if action == "dlx":
         return _package_runner("yarn dlx", "yarn dlx")(call, index)
     if action == "exec":
@@ -138,11 +144,11 @@ def yarn(call: Call) -> Unwrapped:
 def bun(call: Call) -> Unwrapped:
     if any(word.value.partition("=")[0] in ("-e", "--eval", "-p", "--print") for word in call.argv[1:]):
         return interpreter(call)  # `bun -e code`: bun runs JavaScript like node
-    parsed = parse(call.argv, 1, spec("bun"))
-    if parsed.rest >= len(call.argv):
+    found = _action(call)
+    if found is None:
         return NOTHING
-    head = call.argv[parsed.rest]
-    index, action = parsed.rest + 1, head.value
+    head, index = found
+    action = head.value
     if action == "x":
         return _package_runner("bun x", "bunx")(call, index)
     if action == "run" and len(call.argv) > index:
@@ -158,11 +164,11 @@ def corepack(call: Call) -> Unwrapped:
 
 
 def uv(call: Call) -> Unwrapped:
-    parsed = parse(call.argv, 1, spec("uv"))
-    if parsed.rest >= len(call.argv):
+    found = _action(call)
+    if found is None:
         return NOTHING
-    head = call.argv[parsed.rest]
-    index, action = parsed.rest + 1, head.value
+    head, index = found
+    action = head.value
     if action == "run":
         inner = parse(call.argv, index, spec("uv run"))
         if inner.has("-m", "--module") and not inner.unknown:  # `uv run -m http.server`: the module runs
