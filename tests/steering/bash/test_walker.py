@@ -61,6 +61,8 @@ def test_every_construct_is_walked_in_order(source: str, expected: list[str]) ->
             [("a", "heredoc"), ("b", "heredoc"), ("c", "heredoc"), ("cat", "")],
         ),
         ("cat <<'EOF'\n$(a)\nEOF", [("cat", "")]),
+        ("cat <<EOF\n  $(a)\nEOF", [("a", "heredoc"), ("cat", "")]),  # tree-sitter misses it after blanks
+        ("cat <<-EOF\n\t$(a) `b`\n\tEOF", [("a", "heredoc"), ("b", "heredoc"), ("cat", "")]),
         ('[[ $(a) == "$(b)" ]]', [("a", "$()"), ("b", "$()"), ("[[ $(a) == $(b) ]]", "")]),
         ("echo $((1 + $(a)))", [("a", "$()"), ("echo $((1 + $(a)))", "")]),
         ("echo ${x:-$(a)}", [("a", "$()"), ("echo ${x:-$(a)}", "")]),

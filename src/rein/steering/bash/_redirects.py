@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from rein.steering.bash._effects import resolve_path
 from rein.steering.bash._frame import Ctx, Frame
+from rein.steering.bash._parse import parse
 from rein.steering.bash._walk import G, Redirected, Walk
 from rein.steering.bash._words import Sub, collect_subs, lookup, words
 from rein.steering.bash.model import UNKNOWN, Env, Stdin, Unknown, Word
@@ -22,8 +23,6 @@ _INERT = frozenset({"word", "number"})
 """Redirect targets that are plain text: nothing in them runs."""
 _EXPANDS = re.compile(r"^~|[\\*?\[{]")
 """What the shell still changes in a plain word: a leading `~`, escapes, globs and braces."""
-_BACKQUOTED = re.compile(r"`((?:[^`\\]|\\.)*)`", re.S)
-_BACKQUOTE_ESCAPE = re.compile(r"\\([`$\\])")
 _HEREDOC_EXPANSION = re.compile(
     r"\\([$`\\\n])|\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})|\$[({\[0-9@*#?$!-]|`"
 )
@@ -154,7 +153,7 @@ def _heredoc(
             body = node_text(child, src)
             if not quoted:
                 collect_subs(child, subs)
-                if "`" in body:
+                if "`" in body or _missed(child, body):
                     later.append(child)
         elif kind == "file_redirect":
             redirects.append(child)
@@ -163,25 +162,50 @@ def _heredoc(
     return body, quoted
 
 
+def _missed(body: Node, text: str) -> bool:
+    """Whether the body holds a `$(` tree-sitter did not parse (it misses one after leading blanks)."""
+    found = text.count("$(") - text.count("$((")
+    parsed = sum(1 for child in body.children if child.type == "command_substitution")
+    return found > parsed
+
+
 def _backquotes(walker: Walk, body: Node, frame: Frame, g: G, ctx: Ctx) -> None:
+    """Read the body again as a double-quoted string, whose expansions are the heredoc's, and walk
+    what runs in it: tree-sitter leaves backquotes in a heredoc unparsed, and misses a `$(...)` after
+    leading blanks. What it did parse was walked already, so it is blanked out."""
     src = ctx.src
     text = bytearray(src[body.start_byte : body.end_byte])
-    for child in body.children:  # `$(...)` was parsed already: blank it out
-        if child.type == "command_substitution":
+    for child in body.children:
+        if child.type != "heredoc_content":
             start, end = child.start_byte - body.start_byte, child.end_byte - body.start_byte
             text[start:end] = b" " * (end - start)
-    for match in _BACKQUOTED.finditer(text.decode("utf-8", "replace")):
-        script = _BACKQUOTE_ESCAPE.sub(r"\1", match[1])
-        if ctx.depth >= MAX_DEPTH:
-            walker.exhaust(f"commands nest more than {MAX_DEPTH} levels deep")
-            return
-        apart = frame.copy()
-        where = f" in a backquoted command of a heredoc{ctx.where}"
-        inner = ctx._replace(
-            src=script.encode("utf-8", "surrogatepass"), via="heredoc", depth=ctx.depth + 1, where=where
-        )
-        walker.source(apart, g, inner)
-        frame.absorb(apart, exact=False)
+    if ctx.depth >= MAX_DEPTH:
+        walker.exhaust(f"commands nest more than {MAX_DEPTH} levels deep")
+        return
+    quoted = b': "' + _as_double_quoted(bytes(text)) + b'"'
+    subs: list[Sub] = []
+    for node in parse(quoted).named_children:  # the one `:` command: collect in its string only
+        for argument in node.children_by_field_name("argument"):
+            collect_subs(argument, subs)
+    where = f" in a heredoc{ctx.where}"
+    walker.run_subs(subs, frame, g, ctx._replace(src=quoted, depth=ctx.depth + 1, where=where), "heredoc")
+
+
+def _as_double_quoted(body: bytes) -> bytes:
+    """A heredoc body written inside double quotes with the same meaning: a backslash escapes only
+    `$`, backquote, backslash and newline in both, but `"` must be escaped in quotes, and a backslash
+    before anything else stays a backslash."""
+    out = bytearray()
+    index, count = 0, len(body)
+    while index < count:
+        char = body[index : index + 1]
+        if char == b"\\" and index + 1 < count and body[index + 1 : index + 2] in (b"$", b"`", b"\\", b"\n"):
+            out += body[index : index + 2]
+            index += 2
+            continue
+        out += b"\\\\" if char == b"\\" else b'\\"' if char == b'"' else char
+        index += 1
+    return bytes(out)
 
 
 def raw(node: Node, redirects: Sequence[Node], src: bytes) -> str:
