@@ -55,14 +55,21 @@ def may_be_flag(word: Word) -> bool:
 
 def may_split(word: Word) -> bool:
     """Whether `word` may become several words: it holds an unquoted expansion (`git $CMD`), or an
-    argument list supplied at run time (`xargs git`)."""
-    return any(isinstance(part, Expansion) and not part.quoted for part in word.parts)
+    argument list supplied at run time (`xargs git`); a ref name or a fresh temp path has no blank."""
+    return any(
+        isinstance(part, Expansion)
+        and not part.quoted
+        and not (isinstance(part.value, Bounded) and part.value.kind in ("ref", "temp"))
+        for part in word.parts
+    )
 
 
 def _bounded(part: Expansion) -> bool:
     """An expansion whose value rein bounds: a temp path, a path below a directory, a git ref."""
     value = part.value
-    return isinstance(value, Bounded) and (value.kind != "below" or not value.path.startswith("-"))
+    if not isinstance(value, Bounded) or value.kind == "reflines":
+        return False
+    return value.kind != "below" or not value.path.startswith("-")
 
 
 def read(argv: Sequence[Word], start: int, options: Options) -> Args:
@@ -71,7 +78,10 @@ def read(argv: Sequence[Word], start: int, options: Options) -> Args:
     end = next(
         (index for index, word in enumerate(words) if word.value == "--" and not word.dynamic), len(words)
     )
-    wild = any(may_be_flag(word) for word in words[:end]) or any(
+    values = {id(value) for _, value in parsed.options if value is not None and not may_split(value)}
+    # an option's value is no flag (`checkout -b "$NEW"`; `-b $NEW` may split into more words); an
+    # abbreviation that fits several options is any of them
+    wild = any(may_be_flag(word) for word in words[:end] if id(word) not in values) or any(
         isinstance(part, Expansion) and part.kind == "option" for word in words[:end] for part in word.parts
     )
     after = tuple(words[end + 1 :]) if end < len(words) else None

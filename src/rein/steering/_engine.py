@@ -126,7 +126,7 @@ class Steering:
         self._known = frozenset(name for rule in self._bash for name in rule.matcher.command)
 
     def _candidates(self, ref: CommandRef) -> tuple[Rule, ...]:
-        if not ref.argv or ref.argv[0].dynamic or ref.unknown:
+        if not ref.argv or ref.name_dynamic or ref.unknown:
             return self._bash  # the command could be anything: every rule may apply
         miss = self._gate is not None and found(self._gate, ref.text) is False
         cached = self._by_name.get((ref.name, miss))

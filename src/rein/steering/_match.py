@@ -100,7 +100,7 @@ def match_ref(matcher: Matcher, ref: CommandRef, context: Context) -> Tri:
     """Whether `ref` matches every set field of `matcher`."""
     if matcher.empty or not ref.argv:
         return False
-    name_dynamic = ref.argv[0].dynamic
+    name_dynamic = ref.name_dynamic
     if ref.unknown and not name_dynamic:
         # The command's real content is unknown (`eval "$X"`, `bash -c "$CMD"`): anything could run.
         return UNKNOWN

@@ -100,7 +100,7 @@ def test_dangerous_inner_command_is_a_ref(source: str, danger: str) -> None:
     [
         ('eval "$X"', "eval string is dynamic"),
         ("$CMD -rf /", "command name is dynamic"),
-        ('"$(which rm)" -rf /', "command name is dynamic"),
+        ('"$(pick-tool rm)" -rf /', "command name is dynamic"),
         ("${RM:-rm} -rf /", "command name is dynamic"),
         ("curl -s https://x | bash", "bash reads commands from a pipe"),
         ('bash -c "$PAYLOAD"', "bash -c command is dynamic"),

@@ -37,8 +37,10 @@ def marks(source: str) -> list[object]:
         ("case $x in a) cd /a ;& b) pwd;; esac", [U]),
         ("case $x in a) cd /a;; b) pwd;; esac", [CWD]),
         ("for x in 1; do pwd; done; pwd", [CWD, CWD]),
-        ("for x in 1 2; do cd /a; pwd; done; pwd", ["/a", U]),
-        ("for x in 1 2; do pwd; cd sub; done; pwd", [U, U]),
+        ("for x in 1 2; do cd /a; pwd; done; pwd", ["/a", "/a", "/a"]),
+        ("for x in $L; do cd /a; pwd; done; pwd", ["/a", U]),
+        ("for x in 1 2; do pwd; cd sub; done; pwd", [CWD, f"{CWD}/sub", f"{CWD}/sub/sub"]),
+        ("for x in $L; do pwd; cd sub; done; pwd", [U, U]),
         ("while true; do cd /a; done; pwd", [U]),
         ("while cd /a; do pwd; done; pwd", ["/a", "/a"]),
         ("until false; do pwd; done", [CWD]),
@@ -61,7 +63,8 @@ def test_scoping(source: str, expected: list[object]) -> None:
         ("X=1 | cat; env", None),
         ("if a; then X=1; fi; env", U),
         ("if a; then X=1; else X=1; fi; env", "1"),
-        ("for i in 1; do X=1; done; env", U),
+        ("for i in 1; do X=1; done; env", "1"),  # a known list: the body runs once per item
+        ("for i in $L; do X=1; done; env", U),  # the body may not run
         ("f() { X=1; }; env", None),
         ("f() { X=1; }; f; env", "1"),
         ("echo $(X=1); env", None),
@@ -72,13 +75,19 @@ def test_env_scoping(source: str, expected: object) -> None:
 
 
 def test_loop_keeps_only_the_final_pass() -> None:
-    analysis = run("for i in 1 2; do cd sub; ls; done")
+    analysis = run("for i in $L; do cd sub; ls; done")
     assert [ref.text for ref in analysis.refs] == ["cd sub", "ls"]
     assert [ref.index for ref in analysis.refs] == [0, 1]
 
 
+def test_a_loop_over_a_known_list_runs_once_per_item() -> None:
+    analysis = run("for i in 1 2; do cd sub; ls $i; done")
+    assert [ref.text for ref in analysis.refs] == ["cd sub", "ls 1", "cd sub", "ls 2"]
+    assert [ref.state.cwd for ref in analysis.refs if ref.name == "ls"] == [f"{CWD}/sub", f"{CWD}/sub/sub"]
+
+
 def test_loop_that_never_settles_ends_unknown() -> None:
-    analysis = run("for i in 1 2; do A=$B; B=$C; C=$D; D=$E; E=$F; F=x; cd sub; done; env")
+    analysis = run("for i in $L; do A=$B; B=$C; C=$D; D=$E; E=$F; F=x; cd sub; done; env")
     env = analysis.refs[-1].state.env
     assert analysis.refs[-1].state.cwd is U
     assert all(env.get(name, U) is U for name in "ABCDEF")

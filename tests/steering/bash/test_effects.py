@@ -131,7 +131,8 @@ def test_per_command_directory(source: str, expected: object) -> None:
         ("(( X = 5 )); env", "X", U),
         ("echo $(( Y++ )); env", "Y", U),
         ("for ((I = 0; I < 3; I++)); do :; done; env", "I", U),
-        ("for V in a b; do :; done; env", "V", U),
+        ("for V in a b; do :; done; env", "V", "b"),  # a known list is walked item by item
+        ("for V in $(cat f); do :; done; env", "V", U),
         ("X=1 env", "X", "1"),
         ("X=1 true; env", "X", None),
     ],

@@ -18,7 +18,8 @@ from tests.steering.bash.helpers import CWD, run, texts
         ("(a; b) && { c; d; }", ["a", "b", "c", "d"]),
         ("if a; then b; elif c; then d; else e; fi", ["a", "b", "c", "d", "e"]),
         ("while a; do b; done; until c; do d; done", ["a", "b", "c", "d"]),
-        ("for x in 1 2; do b $x; done", ["b $x"]),
+        ("for x in 1 2; do b $x; done", ["b 1", "b 2"]),
+        ("for x in $(a); do b $x; done", ["a", "b $x"]),
         ("for ((i = 0; i < $(n); i++)); do b; done", ["n", "b"]),
         ("select x in a b; do c; done", ["c"]),
         ("case $x in a) b;; *) c;; esac", ["b", "c"]),
@@ -146,11 +147,16 @@ def test_raw_keeps_the_source_text_and_redirects() -> None:
 
 
 def test_dynamic_command_name_is_unknown() -> None:
-    analysis = run('$CMD -rf /; "$(which rm)" x')
+    analysis = run('$CMD -rf /; "$(pick-tool rm)" x')
     dynamic = [ref for ref in analysis.refs if ref.argv[0].dynamic]
-    assert [ref.text for ref in dynamic] == ["$CMD -rf /", "$(which rm) x"]
+    assert [ref.text for ref in dynamic] == ["$CMD -rf /", "$(pick-tool rm) x"]
     assert all(ref.unknown and "dynamic" in ref.unknown[0] for ref in dynamic)
     assert run("which rm").refs[0].unknown == ()
+
+
+def test_a_path_looked_up_by_name_is_that_name() -> None:
+    for source in ('"$(which rm)" -rf x', "$(command -v rm) -rf x", "`type -P rm` -rf x"):
+        assert run(source).refs[-1].text == "rm -rf x", source
 
 
 @pytest.mark.parametrize(
@@ -202,3 +208,16 @@ def test_long_chains_do_not_recurse() -> None:
     # `after` keeps the most recent successes only, so a long chain costs linear work
     assert analysis.refs[-1].after == tuple(range(2999 - MAX_AFTER, 2999))
     assert analysis.refs[40].after == tuple(range(40))
+
+
+@pytest.mark.parametrize(
+    ("source", "name"),
+    [("$VENV/bin/python -m pytest", "python"), ('"$(npm bin)/eslint" .', "eslint"), ("$D/git push", "git")],
+)
+def test_a_dynamic_directory_with_a_literal_file_name_names_the_program(source: str, name: str) -> None:
+    ref = next(ref for ref in run(source).refs if ref.argv[0].dynamic)
+    assert ref.name == name and not ref.name_dynamic and not ref.unknown
+
+
+def test_a_dynamic_file_name_is_still_dynamic() -> None:
+    assert all(run(source).refs[-1].name_dynamic for source in ("$CMD x", "$D/$B x", "$D/* x", "${X}"))

@@ -9,7 +9,7 @@ import re
 from rein.steering._args import Args, git_args, may_be_flag, may_split, unreadable
 from rein.steering._rule import Tri
 from rein.steering._types import Context
-from rein.steering.bash import UNKNOWN, CommandRef
+from rein.steering.bash import UNKNOWN, Bounded, CommandRef, Expansion, Word
 
 _EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}\Z")
 
@@ -18,19 +18,41 @@ def _unknown_if(args: Args) -> Tri:
     return UNKNOWN if args.wild else False
 
 
+def _last(args: Args, on: tuple[str, ...], off: tuple[str, ...]) -> bool:
+    """Whether the last of the options `on` and `off` is one of `on` (git reads options in order:
+    `--dry-run --no-dry-run` does run)."""
+    state = False
+    for name, _ in args.options:
+        if name in on:
+            state = True
+        elif name in off:
+            state = False
+    return state
+
+
+def _dry_run(args: Args) -> bool:
+    return _last(args, ("--dry-run", "-n"), ("--no-dry-run",))
+
+
+def _company(args: Args) -> Tri:
+    """UNKNOWN when a word rein cannot read may be a flag that matters: not the only operand (`git
+    branch "$OPT" old`), or one that may split into several (`xargs git branch`, `$ARGS`); a lone
+    quoted word only names the branch (`git switch "$BR"`): as a flag it would leave none."""
+    if not args.wild:
+        return False
+    flags = [word for word in args.operands if may_be_flag(word)]
+    named = len(args.operands) > len(flags)
+    return UNKNOWN if named or len(flags) != 1 or may_split(flags[0]) else False
+
+
 def force_push(ref: CommandRef, context: Context) -> Tri:
     """`--force`, `-f`, `--mirror` or a `+refspec`; not with `--dry-run`, not `--force-with-lease`."""
     _, args = git_args(ref)
-    if args.has("--dry-run", "-n"):
+    if _dry_run(args):
         return False
-    force = False
-    for name, _ in args.options:
-        if name in ("--force", "-f", "--mirror"):
-            force = True
-        elif name == "--no-force":
-            force = False
+    force = _last(args, ("--force", "-f", "--mirror"), ("--no-force",))
     refspecs = args.operands[1:]
-    if force or any(word.value.startswith("+") and not word.dynamic for word in refspecs):
+    if force or any(_plus(word) for word in refspecs):
         return True
     if any(unreadable(word) for word in refspecs):  # may start with `+`
         return UNKNOWN
@@ -42,9 +64,15 @@ def reset_hard(ref: CommandRef, context: Context) -> Tri:
     return True if args.has("--hard", "--merge") else _unknown_if(args)
 
 
+def _plus(word: Word) -> bool:
+    """A refspec written with a leading `+` (`+main`, `+$(git branch --show-current)`)."""
+    first = word.parts[0] if word.parts else word.value
+    return isinstance(first, str) and first.startswith("+")
+
+
 def clean_force(ref: CommandRef, context: Context) -> Tri:
     _, args = git_args(ref)
-    if args.has("--dry-run", "-n"):
+    if _dry_run(args):
         return False
     return True if args.has("--force", "-f") else _unknown_if(args)
 
@@ -56,7 +84,9 @@ def checkout_discard(ref: CommandRef, context: Context) -> Tri:
     if args.has("--force", "-f", "--discard-changes"):
         return True
     if sub == "switch" or args.has("--patch", "-p"):
-        return _unknown_if(args)
+        return _company(args)
+    if any(_below(word) for word in args.operands):  # `git checkout $(git ls-files -m)`: paths
+        return True
     if args.has("--pathspec-from-file") or args.after_dashdash:
         return True
     operands = args.operands
@@ -86,17 +116,16 @@ def restore_worktree(ref: CommandRef, context: Context) -> Tri:
 
 
 def branch_force_delete(ref: CommandRef, context: Context) -> Tri:
-    """`-D`, or `-d`/`--delete` with `--force`. A word rein cannot read may be `-D` (or `-f`) when it is
-    not the only operand (`git branch "$OPT" old`) or may split into several (`xargs git branch`); a
-    lone quoted one only names the branch (`git branch "$NAME"`, `git branch -d "$MERGED"`): as a
-    flag it would leave no branch to delete."""
+    """`-D`, or `-d`/`--delete` with `--force`; a word rein cannot read may be either (`_company`)."""
     _, args = git_args(ref)
     if args.has("-D") or (args.has("-d", "--delete") and args.has("-f", "--force")):
         return True
-    if not args.wild:
-        return False
-    flags = [word for word in args.operands if may_be_flag(word)]
-    named = len(args.operands) > len(flags)
-    if named or not flags or any(may_split(word) for word in flags):
-        return UNKNOWN
-    return False
+    return _company(args)
+
+
+def _below(word: Word) -> bool:
+    """A word whose value rein bounds to paths (what `git ls-files` or `find` prints)."""
+    return any(
+        isinstance(part, Expansion) and isinstance(part.value, Bounded) and part.value.kind == "below"
+        for part in word.parts
+    )

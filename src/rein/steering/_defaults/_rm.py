@@ -130,6 +130,8 @@ def _bounded_risk(word: Word, value: Unknown, home: str) -> Tri:
     if len(parts) == 1 and isinstance(parts[0], Expansion) and isinstance(value, Bounded):
         if value.kind in ("temp", "ref"):
             return False
+        if value.kind == "reflines":
+            return UNKNOWN
         below = value.path
         if below.startswith("/"):
             return UNKNOWN if is_root(below, home) or home.startswith(below.rstrip("/") + "/") else False

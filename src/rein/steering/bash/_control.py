@@ -11,7 +11,7 @@ from rein.steering.bash._frame import Array, Ctx, Frame, Value, merge
 from rein.steering.bash._redirects import node_text
 from rein.steering.bash._walk import G, Walk
 from rein.steering.bash._words import Sub, assigned, collect_subs, words
-from rein.steering.bash.model import UNKNOWN, Expansion, Unknown, Word
+from rein.steering.bash.model import UNKNOWN, Bounded, Expansion, Unknown, Word
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -249,7 +249,9 @@ def _case(walker: Walk, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
 
 
 def _for(walker: Walk, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
-    """`for x in ...`, `select x in ...`, `for ((...))`: the loop variable is unknown in the body."""
+    """`for x in ...`, `select x in ...`, `for ((...))`. Over a list rein knows (`for d in build
+    dist`), the body is walked once per item with the variable set; over a glob or an output rein
+    bounds, with the variable bounded (a path below the cwd, a branch name); else it is unknown."""
     subs: list[Sub] = []
     names: list[str] = []
     values: list[Node] = []
@@ -266,19 +268,48 @@ def _for(walker: Walk, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
             names.append(node_text(child, ctx.src))
         elif child.is_named and kind != "comment":
             values.append(child)
-    words(values, ctx.src, subs)
-    walker.run_subs(subs, frame, g, ctx)
+    items = words(values, ctx.src, subs)
+    outputs = walker.run_subs(subs, frame, g, ctx)
+    known = _items(items, outputs, frame) if names and values and not c_style else UNKNOWN
+    if body is None:
+        return g
+    if isinstance(known, tuple) and node.children[0].type == "for":  # not `select`: the user picks
+        for item in known:  # unrolled: each item in turn, as the shell runs them
+            frame.set_var(names[0], item)
+            walker.seq(body.children, frame, g, ctx)
+        return g
     for name in names:
-        frame.set_var(name, UNKNOWN)
-    if body is not None:
-        loop_body = body
+        frame.set_var(name, known if isinstance(known, Unknown) else UNKNOWN)
+    loop_body = body
 
-        def once(work: Frame) -> Frame | None:
-            walker.seq(loop_body.children, work, g, ctx)
-            return None
+    def once(work: Frame) -> Frame | None:
+        walker.seq(loop_body.children, work, g, ctx)
+        return None
 
-        _loop(walker, frame, once)
+    _loop(walker, frame, once)
     return g
+
+
+_MAX_ITEMS = 16
+"""Loops over more items than this are walked once, with the variable unknown."""
+
+
+def _items(items: list[Word], outputs: dict[str, Value], frame: Frame) -> tuple[str, ...] | Unknown:
+    """The values a `for` variable takes: each literal item, or a bound that holds for every item (a
+    glob's matches are paths below the cwd; `$(git branch ...)` gives branch names)."""
+    found = expand(fill(items, outputs), frame.env, frame.arrays)
+    if not any(word.dynamic for word in found):
+        return tuple(word.value for word in found) if len(found) <= _MAX_ITEMS else UNKNOWN
+    bounds: set[Unknown] = set()
+    for word in found:
+        part = word.parts[0] if len(word.parts) == 1 else None
+        if isinstance(part, Expansion) and part.kind == "glob" and not word.value.startswith("/"):
+            bounds.add(Bounded("below", frame.cwd) if isinstance(frame.cwd, str) else UNKNOWN)
+        elif isinstance(part, Expansion) and isinstance(part.value, Bounded) and not part.quoted:
+            bounds.add(part.value)
+        elif word.dynamic:
+            return UNKNOWN
+    return bounds.pop() if len(bounds) == 1 else UNKNOWN
 
 
 def _while(walker: Walk, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:

@@ -15,7 +15,7 @@ from rein.steering.bash._frame import POSITIONAL, Ctx, Frame, Value
 from rein.steering.bash._walk import G, Walk, join, then
 from rein.steering.bash._words import resolve
 from rein.steering.bash.commands import Call, Inner, Stdin
-from rein.steering.bash.model import UNKNOWN, Code, CommandKind, CommandRef, Env, State, Unknown, Word
+from rein.steering.bash.model import UNKNOWN, Code, CommandKind, CommandRef, Env, State, Unknown, Word, named
 
 MAX_DEPTH = 16
 """Wrappers and re-parsed strings (`sudo bash -c "eval '...'"`) followed at most this deep."""
@@ -54,7 +54,7 @@ def emit(
         return _alias(walker, argv, frame, g, ctx)
     state = _state(frame, argv, env, expand)
     name = posixpath.basename(head.value)
-    if head.dynamic:
+    if head.dynamic and not named(head):
         return _record(
             walker, argv, raw, state, g, ctx, frame, "unknown", (f"command name is dynamic: {head.raw}",)
         )

@@ -328,7 +328,11 @@ class Walker:
 
 
 def _simple(node: Node) -> bool:
-    """A plain command (with redirects): what it prints is what rein reads from it."""
+    """A plain command (with redirects), or a pipeline ending in one: what it prints is what rein
+    reads from it."""
+    if node.type == "pipeline":
+        members = [child for child in node.children if child.is_named and child.type != "comment"]
+        return bool(members) and _simple(members[-1])
     if node.type == "redirected_statement":
         body = node.children[0] if node.children else None
         return body is not None and body.type == "command"

@@ -35,7 +35,7 @@ UNKNOWN: Final = Unknown()
 """The unknown value of which nothing is known. Test for unknown values with `isinstance(x, Unknown)`:
 a `Bounded` value is unknown too."""
 
-BoundKind = Literal["temp", "below", "ref"]
+BoundKind = Literal["temp", "below", "ref", "reflines"]
 
 
 class Bounded(Unknown):
@@ -44,7 +44,8 @@ class Bounded(Unknown):
     `temp`: a fresh temporary path (`$(mktemp -d)`): absolute, new, never `/`, home or a flag.
     `below`: a path at or below `path` (`find . -exec rm {} +` gives paths below `.`); `path` is
     absolute, or relative to an unknown cwd. `ref`: a git ref name (`$(git branch --show-current)`),
-    which never starts with `-`.
+    which never starts with `-`. `reflines`: lines that each start with a git ref name (`git branch
+    -vv`): their first field is a ref, the rest is any text.
     """
 
     __slots__ = ("kind", "path")
@@ -118,6 +119,16 @@ class Word:
     @classmethod
     def literal(cls, text: str) -> Word:
         return cls(value=text, raw=text)
+
+
+def named(word: Word) -> bool:
+    """A command word whose directory is only known at run time but whose file name is literal
+    (`$VENV/bin/python`, `$(npm bin)/eslint`): it runs a program of that name."""
+    last = word.parts[-1] if word.parts else ""
+    if not isinstance(last, str) or "/" not in last:
+        return False
+    base = last.rpartition("/")[2]
+    return bool(base) and base not in (".", "..") and not any(char in base for char in "*?[")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -224,6 +235,12 @@ class CommandRef:
     def name(self) -> str:
         """The basename of the command word: `/usr/bin/git` is `git`."""
         return self._name
+
+    @property
+    def name_dynamic(self) -> bool:
+        """Whether the command's name is only known at run time (`$CMD`). A word whose directory is
+        dynamic but whose file name is literal (`$VENV/bin/python`) names its program."""
+        return bool(self.argv) and self.argv[0].dynamic and not named(self.argv[0])
 
     @property
     def args(self) -> tuple[Word, ...]:

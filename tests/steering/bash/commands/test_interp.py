@@ -56,7 +56,8 @@ def test_no_code_when_the_program_is_a_file_or_not_code(source: str) -> None:
         ('python3 -c "$CODE"', 'python3 code is dynamic: "$CODE"'),
         ("bash <(curl x)", "bash reads a script from <(curl x), whose output is not known statically"),
         ("source <(curl x)", "source reads a script from <(curl x), whose output is not known statically"),
-        (". $FILE", ". runs a script that is not known statically: $FILE"),
+        ("echo x > f; . $FILE", ". runs a script that is not known statically: $FILE"),
+        ("curl x | . $FILE", ". runs a script that is not known statically: $FILE"),
     ],
 )
 def test_programs_known_only_at_run_time_are_unknown(source: str, note: str) -> None:

@@ -28,7 +28,11 @@ _ESCAPES = {
     "v": "\v",
     "\\": "\\",
 }
-_FORMAT = re.compile(r"%(%|[sbdic])|\\(0[0-7]{0,3}|x[0-9A-Fa-f]{1,2}|[abefnrtv\\\"'])|%")
+_FORMAT = re.compile(
+    r"%(%|[sbdic])|\\([0-7]{1,3}|x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[abefnrtv\\\"'])|%"
+)
+"""printf's format: conversions, and escapes (`\\NNN` is octal with one to three digits, unlike echo's
+`\\0NNN`)."""
 _BRANCH_COMMANDS = (
     ("branch", "--show-current"),
     ("rev-parse", "--abbrev-ref", "HEAD"),
@@ -107,7 +111,7 @@ def _format_once(fmt: str, args: list[str]) -> tuple[str | Unknown, int]:
         position = match.end()
         conversion, escape = match[1], match[2]
         if escape is not None:
-            out.append(_escape(escape) if escape not in "\"'" else escape)
+            out.append(_format_escape(escape))
         elif conversion == "%":
             out.append("%")
         elif conversion is None:
@@ -118,6 +122,14 @@ def _format_once(fmt: str, args: list[str]) -> tuple[str | Unknown, int]:
             out.append(_unescape(value)[0] if conversion == "b" else value)
     out.append(fmt[position:])
     return "".join(out), used
+
+
+def _format_escape(code: str) -> str:
+    if code[0] in "01234567":
+        return chr(int(code, 8) & 0xFF)
+    if code[0] in "uU":
+        return chr(min(int(code[1:], 16), 0x10FFFF))
+    return code if code in "\"'" else _escape(code)
 
 
 def _cat(call: Call) -> Value:
@@ -155,11 +167,21 @@ def _base64(call: Call) -> Value:
 
 
 def _git(call: Call) -> Value:
-    """A branch name, or the tracked files below the cwd (`git ls-files` with no pathspec prints
-    paths relative to it, none of them `..` or absolute)."""
+    """A branch name, a commit or tag name, local branch names one per line, or the tracked files
+    below the cwd (`git ls-files` with no pathspec prints paths relative to it, none of them `..` or
+    absolute). None of them starts with `-`: git refuses such names."""
     words = tuple(word.value for word in call.argv[1:])
     if words in _BRANCH_COMMANDS:
         return Bounded("ref")
+    sub, rest = (words[0], words[1:]) if words else ("", ())
+    if sub in _REF_PRINTERS and not _PATH_OPTIONS & {word.partition("=")[0] for word in rest}:
+        return Bounded("ref")
+    if sub == "branch":
+        options = {word for word in rest if word.startswith("-")}
+        if options <= _BRANCH_LISTING:
+            return Bounded("ref")
+        if options <= _BRANCH_LISTING | {"-v", "-vv", "--verbose"}:
+            return Bounded("reflines")
     listing = words[:1] == ("ls-files",) and all(word.startswith("-") for word in words[1:])
     if listing and not _LS_FILES_OTHER & {word.partition("=")[0] for word in words}:
         return Bounded("below", call.state.cwd) if isinstance(call.state.cwd, str) else UNKNOWN
@@ -167,6 +189,16 @@ def _git(call: Call) -> Value:
 
 
 _LS_FILES_OTHER = frozenset({"--full-name", "--format", "--debug", "-s", "--stage"})
+_REF_PRINTERS = frozenset({"merge-base", "rev-parse", "describe", "rev-list", "name-rev", "symbolic-ref"})
+"""git commands that print commit ids and ref names."""
+_PATH_OPTIONS = frozenset({
+    "--show-toplevel", "--git-dir", "--absolute-git-dir", "--git-common-dir", "--show-prefix",
+    "--show-cdup", "--git-path", "--show-superproject-working-tree", "--local-env-vars", "--parseopt",
+    "--sq-quote", "--format", "--pretty", "--stdin",
+})  # fmt: skip
+"""Options with which those print paths or text instead."""
+_BRANCH_LISTING = frozenset({"--merged", "--no-merged", "--list", "-l", "--contains", "--no-contains"})
+"""`git branch` listing local branches one per line (not `-v`, `-r` or `-a`, whose lines hold more)."""
 """`git ls-files` options that print something other than paths below the cwd."""
 
 
@@ -191,6 +223,42 @@ def _pwd(call: Call) -> Value:
     return call.state.cwd + "\n" if isinstance(call.state.cwd, str) and not physical else UNKNOWN
 
 
+def _which(call: Call) -> Value:
+    """`which git`, `command -v git`, `type -P git`: a path ending in the name, which runs the same
+    program as the name itself, so rein reads it as the name."""
+    args = [word.value for word in call.argv[1:]]
+    if call.name == "which":
+        names = args if args and not any(arg.startswith("-") for arg in args) else []
+    else:  # `command -v NAME`, `type -P NAME`
+        names = args[1:] if args[:1] in (["-v"], ["-P"], ["-p"]) else []
+    return names[0] + "\n" if len(names) == 1 else UNKNOWN
+
+
+def _filtered(call: Call) -> Value:
+    """What a filter prints of an input whose lines rein bounds: some of those lines (`grep`, `head`,
+    `sort`), or the first or last field of each (`awk '{print $1}'` of branch names)."""
+    content = _stdin(call)
+    if not isinstance(content, Bounded) or _operands(call):
+        return UNKNOWN
+    args = [word.value for word in call.argv[1:]]
+    if call.name == "awk":
+        if content.kind == "ref" and args in (["{print $1}"], ["{print $NF}"]):
+            return content
+        return Bounded("ref") if content.kind == "reflines" and args == ["{print $1}"] else UNKNOWN
+    if call.name in ("grep", "egrep", "fgrep") and any(
+        arg.startswith(("-o", "--only", "-A", "-B", "-C", "--context", "--after", "--before")) for arg in args
+    ):
+        return UNKNOWN  # parts of lines, or `--` between groups
+    return content
+
+
+def _operands(call: Call) -> bool:
+    """Whether a filter reads files named on its command line instead of its input (grep's first
+    operand is its pattern, awk's its program)."""
+    operands = [word for word in call.argv[1:] if not word.value.startswith("-")]
+    return len(operands) > (1 if call.name in ("grep", "egrep", "fgrep", "awk") else 0)
+
+
 _PRODUCERS: dict[str, Callable[[Call], Value]] = {
     "echo": _echo,
     "printf": _printf,
@@ -201,4 +269,8 @@ _PRODUCERS: dict[str, Callable[[Call], Value]] = {
     "mktemp": lambda call: Bounded("temp"),
     "git": _git,
     "find": _find,
+    "which": _which,
+    "command": _which,
+    "type": _which,
+    **dict.fromkeys(("grep", "egrep", "fgrep", "head", "tail", "sort", "uniq", "awk"), _filtered),
 }

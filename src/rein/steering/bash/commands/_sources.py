@@ -41,7 +41,9 @@ def file_text(call: Call, word: Word, what: str = "a script") -> Text:
         if isinstance(process, str):
             return process, ""
         return None, f"{call.name} reads {what} from {word.raw}, whose output is not known statically"
-    if word.dynamic:
+    if word.dynamic:  # a file on disk, unless this line wrote files (or piped text) it may be one of
+        if not call.files and not call.files_unknown and call.stdin is None:
+            return None, ""
         return None, f"{call.name} runs {what} that is not known statically: {word.raw}"
     if word.value in STDIN_PATHS:
         return stdin_text(call)
