@@ -9,6 +9,7 @@ ref name, or a word with literal text before the unknown part that does not star
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -58,10 +59,14 @@ def may_split(word: Word) -> bool:
     argument list supplied at run time (`xargs git`); a ref name or a fresh temp path has no blank."""
     return any(
         isinstance(part, Expansion)
-        and not part.quoted
+        and (not part.quoted or _MANY.match(part.raw) is not None)
         and not (isinstance(part.value, Bounded) and part.value.kind in ("ref", "temp"))
         for part in word.parts
     )
+
+
+_MANY = re.compile(r"\$\{?!?(@|[A-Za-z_]\w*\[@\])")
+"""`"$@"`, `"${a[@]}"` and their slices and edits: one word per element, quoted or not."""
 
 
 def _bounded(part: Expansion) -> bool:

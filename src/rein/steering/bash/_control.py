@@ -75,6 +75,7 @@ def _assignments(walker: Walk, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
         if value is not None and outputs:
             value = fill((value,), outputs)[0]
         frame.set_var(name, assigned(name, value, append, frame.env))
+        walker.assigned(name, frame.env.get(name, UNKNOWN), frame, g, ctx)
     return g
 
 
@@ -169,6 +170,8 @@ def _test(walker: Walk, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
     subs: list[Sub] = []
     argv = [word for leaf in leaves for word in words((leaf,), ctx.src, subs)]  # `((x` is `((` and `x`
     walker.run_subs(subs, frame, g, ctx)
+    if node.children and node.children[0].type in ("((", "[["):  # `[[ x -eq 1 ]]` is arithmetic too
+        walker.arithmetic(node, frame, g, ctx)
     if node.children and node.children[0].type == "((":
         for name in arith_names(node, ctx.src):
             frame.set_var(name, UNKNOWN)
@@ -351,14 +354,20 @@ def _loop(walker: Walk, frame: Frame, once: Callable[[Frame], Frame | None]) -> 
 
 def _function(walker: Walk, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
     """A definition runs nothing: the body is checked where the function is called, with the
-    caller's state and arguments (see `_run._call`)."""
+    caller's state and arguments (see `_run._call`). Redirects on the definition (`f() { :; } 2>
+    >(cmd)`) run at each call: they are checked here, as they may run."""
     name = ""
     for child in node.children:
         kind = child.type
         if kind == "word" and not name:
             name = node_text(child, ctx.src)
-        elif kind in ("compound_statement", "subshell", "test_command"):
+        elif child == node.child_by_field_name("body"):  # any compound command: `f() if ...; fi`
             frame.set_function(name, (child, ctx))
+    redirects = node.children_by_field_name("redirect")
+    if redirects:
+        apart = frame.copy()
+        walker.redirects(redirects, apart, g, ctx)
+        frame.absorb(apart, exact=False)
     return g
 
 

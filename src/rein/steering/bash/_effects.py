@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import posixpath
 import re
+import shlex
 from collections.abc import Callable, Sequence
 
 from rein.steering.bash._frame import POSITIONAL, Frame, Value
 from rein.steering.bash._words import assigned, resolve, split_assignment, tail
-from rein.steering.bash.model import UNKNOWN, Env, Unknown, Word
+from rein.steering.bash.model import EMPTY_ENV, UNKNOWN, Env, Unknown, Word
 
 Argv = Sequence[Word]
 GIT_VALUE_OPTIONS = frozenset({
@@ -70,11 +71,18 @@ def command_cwd(name: str, argv: Argv, cwd: Value, env: Env) -> Value | None:
     return cwd if dirs else None
 
 
-def apply(name: str, argv: Argv, frame: Frame) -> None:
-    """Apply what the builtin `argv` does to the shell that runs it."""
+def apply(name: str, argv: Argv, frame: Frame, prefix: Env = EMPTY_ENV) -> None:
+    """Apply what the builtin `argv` does to the shell that runs it. `prefix` holds the command's own
+    assignments (`CDPATH=/ cd home`), which the builtin sees while it runs."""
     handler = _BUILTINS.get(name)
-    if handler is not None and argv[0].value == name:
+    if handler is None or argv[0].value != name:
+        return
+    if "CDPATH" in prefix and name in ("cd", "pushd") and "CDPATH" not in frame.env:
+        frame.env = {**frame.env, "CDPATH": prefix["CDPATH"]}
         handler(argv, frame)
+        frame.env = {key: value for key, value in frame.env.items() if key != "CDPATH"}
+        return
+    handler(argv, frame)
 
 
 def declare(argv: Argv, frame: Frame) -> None:
@@ -177,6 +185,18 @@ def _alias(argv: Argv, frame: Frame) -> None:
         name, eq, value = word.value.partition("=")
         if eq and not name.startswith("-"):
             frame.set_alias(name, UNKNOWN if word.dynamic else value)
+
+
+def _hash(argv: Argv, frame: Frame) -> None:
+    """`hash -p /bin/rm ls`: `ls` runs `/bin/rm` from now on, which rein records as an alias."""
+    words = list(argv[1:])
+    while words and words[0].value.startswith("-") and words[0].value != "-p":
+        words.pop(0)
+    if len(words) < 3 or words[0].value != "-p":
+        return
+    path = words[1]
+    for name in words[2:]:
+        frame.set_alias(name.value, UNKNOWN if path.dynamic else shlex.quote(path.value))
 
 
 def _unalias(argv: Argv, frame: Frame) -> None:
@@ -299,6 +319,7 @@ _BUILTINS: dict[str, Callable[[Argv, Frame], None]] = {
     "getopts": _getopts,
     "alias": _alias,
     "unalias": _unalias,
+    "hash": _hash,
     "set": _set,
     "shift": _shift,
 }

@@ -92,17 +92,29 @@ def _elements(part: Expansion, env: Env, arrays: Mapping[str, Array]) -> Sequenc
     array = arrays.get(POSITIONAL if part.index is None else part.name, UNKNOWN)
     if isinstance(array, Unknown):
         return UNKNOWN
-    if (part.index or part.name) == "*" and part.quoted:  # "$*": one word, joined by a blank
-        return (_joined(array),)
+    if part.span is not None:
+        array = _sliced(array, part, env)
+    if (part.index or part.name) == "*" and part.quoted:  # "$*": one word, joined by IFS's first char
+        return (_joined(array, env.get("IFS", _DEFAULT_IFS)),)
     return array
 
 
-def _joined(array: Sequence[Value]) -> Value:
-    return (
-        " ".join(value for value in array if isinstance(value, str))
-        if all(isinstance(v, str) for v in array)
-        else UNKNOWN
-    )
+def _sliced(array: Sequence[Value], part: Expansion, env: Env) -> tuple[Value, ...]:
+    """`${@:N:M}` counts from `$0` (`${@:1}` is `"$@"`); `${a[@]:N:M}` from the first element."""
+    assert part.span is not None
+    offset, length = part.span
+    items = list(array)
+    if part.index is None:  # positional parameters: `$0` comes first
+        items = [env.get("0", UNKNOWN), *items]
+    if offset < 0:
+        offset = max(len(items) + offset, 0)
+    return tuple(items[offset : None if length is None else offset + length])
+
+
+def _joined(array: Sequence[Value], ifs: Value) -> Value:
+    if isinstance(ifs, Unknown) or not all(isinstance(value, str) for value in array):
+        return UNKNOWN
+    return ifs[:1].join(value for value in array if isinstance(value, str))
 
 
 def _text(value: str, part: Expansion, ifs: Value | None) -> list[WordPart | object]:
@@ -112,12 +124,14 @@ def _text(value: str, part: Expansion, ifs: Value | None) -> list[WordPart | obj
     if isinstance(ifs, Unknown):
         return [replace(part, value=UNKNOWN)]  # how it splits is not known
     fields, before, after = split_fields(value, _DEFAULT_IFS if ifs is None else ifs)
-    out: list[WordPart | object] = [_FIELD_BREAK] if before and fields else []
+    if not fields:  # nothing but delimiters: the word breaks there (`push$IFS-f`)
+        return [_FIELD_BREAK] if value else []
+    out: list[WordPart | object] = [_FIELD_BREAK] if before else []
     for index, field in enumerate(fields):
         if index:
             out.append(_FIELD_BREAK)
         out.append(Expansion(kind="glob", raw=field) if _GLOB.search(field) else field)
-    if after and fields:
+    if after:
         out.append(_FIELD_BREAK)
     return out
 

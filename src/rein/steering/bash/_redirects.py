@@ -182,7 +182,7 @@ def _backquotes(walker: Walk, body: Node, frame: Frame, g: G, ctx: Ctx) -> None:
     if ctx.depth >= MAX_DEPTH:
         walker.exhaust(f"commands nest more than {MAX_DEPTH} levels deep")
         return
-    quoted = b': "' + _as_double_quoted(bytes(text)) + b'"'
+    quoted = b': "' + as_double_quoted(bytes(text)) + b'"'
     subs: list[Sub] = []
     for node in parse(quoted).named_children:  # the one `:` command: collect in its string only
         for argument in node.children_by_field_name("argument"):
@@ -191,7 +191,7 @@ def _backquotes(walker: Walk, body: Node, frame: Frame, g: G, ctx: Ctx) -> None:
     walker.run_subs(subs, frame, g, ctx._replace(src=quoted, depth=ctx.depth + 1, where=where), "heredoc")
 
 
-def _as_double_quoted(body: bytes) -> bytes:
+def as_double_quoted(body: bytes) -> bytes:
     """A heredoc body written inside double quotes with the same meaning: a backslash escapes only
     `$`, backquote, backslash and newline in both, but `"` must be escaped in quotes, and a backslash
     before anything else stays a backslash."""

@@ -13,13 +13,15 @@ from rein.steering.bash._effects import apply, command_cwd, resolve_path
 from rein.steering.bash._expand import expand as expand_words
 from rein.steering.bash._frame import POSITIONAL, Ctx, Frame, Value
 from rein.steering.bash._walk import G, Walk, join, then
-from rein.steering.bash._words import resolve
+from rein.steering.bash._words import resolve, split_assignment
 from rein.steering.bash.commands import Call, Inner, Stdin
 from rein.steering.bash.model import UNKNOWN, Code, CommandKind, CommandRef, Env, State, Unknown, Word, named
 
 MAX_DEPTH = 16
 """Wrappers and re-parsed strings (`sudo bash -c "eval '...'"`) followed at most this deep."""
 _CWD_COMMANDS = frozenset({"git", "make", "gmake"})
+_NOT_FOUND = "command_not_found_handle"
+"""The function bash runs in place of a command it cannot find."""
 _MAX_CALLS = 2
 """A function calling itself is followed this deep; deeper, it is unknown."""
 
@@ -71,7 +73,15 @@ def emit(
     walker.refs.append(ref)
     walker.output = commands.output(call)
     _effects(call, frame)
+    if name in _DECLARES:  # `export PS4='$(...)'`
+        for word in call.argv[1:]:
+            split = split_assignment(word)
+            if split is not None:
+                walker.assigned(split[0], frame.env.get(split[0], UNKNOWN), frame, g, ctx)
     ok = then(g, ref.index)
+    if reading.kind == "unknown" and _NOT_FOUND in frame.funcs:  # runs if no such program exists
+        handler = (Word.literal(_NOT_FOUND), *call.argv)
+        _call(walker, _NOT_FOUND, handler, raw, state, frame, g, ctx._replace(stdin=stdin))
     for job in found.inners:
         given = stdin if job.mode in ("same", "child") else None
         done = inner(walker, job, frame, g, ctx, given, env, state.expansion)
@@ -134,7 +144,7 @@ def _record(
 
 def _effects(call: Call, frame: Frame) -> None:
     """What the command changes for the commands after it: shell state, files, git configuration."""
-    apply(call.name, call.argv, frame)
+    apply(call.name, call.argv, frame, call.state.env)
     written, unnamed = commands.writes(call)
     for word, content, append in written:
         frame.write(resolve_path(word, frame.cwd, frame.env), content, append=append)
@@ -220,6 +230,9 @@ def _target(job: Inner, frame: Frame) -> Frame:
     if job.mode == "remote":
         return Frame(UNKNOWN, {}, dict.fromkeys(frame.values, UNKNOWN))
     return frame.child()
+
+
+_DECLARES = frozenset({"export", "declare", "typeset", "local", "readonly"})
 
 
 def _environment(job: Inner, target: Frame, frame: Frame, shell: Env) -> None:
@@ -332,7 +345,15 @@ def _alias(walker: Walk, argv: tuple[Word, ...], frame: Frame, g: G, ctx: Ctx) -
         return _record(
             walker, argv, name, state, g, ctx, frame, "unknown", (f"alias {name} is not known statically",)
         )
-    text = " ".join([value, *(shlex.quote(word.value) for word in argv[1:])])
+    texts = [value]
+    rest = list(argv[1:])
+    while rest and texts[-1].endswith(" ") and rest[0].raw == rest[0].value:  # `alias g='git '`: the
+        follow = frame.aliases.get(rest[0].value)  # word after an alias ending in a blank is one too
+        if not isinstance(follow, str) or rest[0].value in walker.aliasing or len(texts) > _MAX_CALLS * 8:
+            break
+        texts.append(follow)
+        rest.pop(0)
+    text = " ".join([*texts, *(shlex.quote(word.value) for word in rest)])
     walker.aliasing.add(name)
     try:
         src = text.encode("utf-8", "surrogatepass")

@@ -108,6 +108,14 @@ class Walk(Protocol):
         """Walk what redirect targets and heredocs run; where stdin comes from, where stdout goes."""
         ...
 
+    def assigned(self, name: str, value: Value, frame: Frame, g: G, ctx: Ctx) -> None:
+        """Check what a shell runs later because `name` was set to `value` (`PROMPT_COMMAND`, `PS4`)."""
+        ...
+
+    def arithmetic(self, node: Node, frame: Frame, g: G, ctx: Ctx) -> None:
+        """Check what an arithmetic expression runs through the variables it names."""
+        ...
+
     def emit(
         self,
         argv: tuple[Word, ...],

@@ -23,7 +23,7 @@ from rein.steering.bash._effects import resolve_path
 from rein.steering.bash._expand import fill
 from rein.steering.bash._frame import Ctx, Frame, Value
 from rein.steering.bash._parse import parse, syntax_problems
-from rein.steering.bash._redirects import node_text, raw
+from rein.steering.bash._redirects import as_double_quoted, node_text, raw
 from rein.steering.bash._walk import G, Outputs, Redirected, join, meet
 from rein.steering.bash._words import STATEMENT_NODES, Sub, assigned, words
 from rein.steering.bash.model import UNKNOWN, CommandRef, Stdin, Tracker, Word
@@ -43,6 +43,8 @@ _LONE_DASH = re.compile(rb"(?:^|[\s;&|(])-(?=[\s;&|)<>]|$)")
 _BLANK = re.compile(rb"(?:\s|\\\r?\n|\\[ \t\v\f])*")
 """Blanks, line continuations, and `\\ ` (tree-sitter skips an escaped blank between words)."""
 _RESERVED = frozenset({"{", "}", "then", "fi", "do", "done", "esac", "elif", "else", "in"})
+_PROMPTS = frozenset({"PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS3", "PS4"})
+_NAME = re.compile(r"[A-Za-z_]\w*")
 
 
 class Walker:
@@ -299,6 +301,7 @@ class Walker:
         outputs: Outputs = {}
         for kind, node in subs:
             if kind == "arith":
+                self.arithmetic(node, frame, g, ctx)
                 for name in _control.arith_names(node, ctx.src):
                     frame.set_var(name, UNKNOWN)
                 continue
@@ -324,7 +327,42 @@ class Walker:
         for name, value, append in parsed:
             filled = fill((value,), outputs)[0] if value is not None and outputs else value
             env[name] = assigned(name, filled, append, {**frame.env, **env})
+            self.assigned(name, env[name], frame, g, ctx)
         return env
+
+    def assigned(self, name: str, value: Value, frame: Frame, g: G, ctx: Ctx) -> None:
+        """What a shell runs later because of a variable: `PROMPT_COMMAND` runs as a command line
+        before each prompt, and the prompts (`PS4` under `set -x`, `PS1`, ...) run their
+        substitutions each time they are shown. Each may run, so each is checked now."""
+        if name not in _PROMPTS or not isinstance(value, str) or not value:
+            return
+        if name == "PROMPT_COMMAND":
+            apart = frame.copy()
+            src = value.encode("utf-8", "surrogatepass")
+            where = f" in the value of {name}{ctx.where}"
+            self.source(apart, g, ctx._replace(src=src, via=name, depth=ctx.depth + 1, where=where))
+            frame.absorb(apart, exact=False)
+        else:
+            self.expand_text(value, frame, g, ctx, name)
+
+    def expand_text(self, text: str, frame: Frame, g: G, ctx: Ctx, via: str) -> None:
+        """Walk what runs when bash expands `text` as it does a double-quoted string."""
+        if "$(" not in text and "`" not in text:
+            return
+        apart = frame.copy()
+        src = b': "' + as_double_quoted(text.encode("utf-8", "surrogatepass")) + b'"'
+        where = f" in the value expanded by {via}{ctx.where}"
+        self.source(apart, g, ctx._replace(src=src, via=via, depth=ctx.depth + 1, where=where))
+        frame.absorb(apart, exact=False)
+
+    def arithmetic(self, node: Node, frame: Frame, g: G, ctx: Ctx) -> None:
+        """Bash evaluates a variable named in arithmetic as an expression in turn: one holding
+        `a[$(cmd)]` runs cmd (`x='a[$(cmd)]'; (( x ))`)."""
+        text = ctx.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
+        for name in dict.fromkeys(_NAME.findall(text)):
+            value = frame.env.get(name)
+            if isinstance(value, str):
+                self.expand_text(value, frame, g, ctx, "arithmetic")
 
 
 def _simple(node: Node) -> bool:

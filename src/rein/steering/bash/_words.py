@@ -33,6 +33,8 @@ Segment = tuple[str, bool] | Expansion
 
 _SLOW = re.compile(rb"[\\*?\[{]")
 _DQ_ESCAPE = re.compile(r"\\([$`\"\\\n])")
+_MISSED = re.compile(r"(?<!\\)\$[A-Za-z_{(@*#?!$0-9-]")
+"""A `$` that starts an expansion, inside what tree-sitter parsed as a plain word."""
 _ANSI_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c.|.)", re.S)
 _ANSI_SIMPLE = {
     "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
@@ -90,7 +92,12 @@ def finish(segments: list[Segment], raw: str) -> list[Word]:
     unquoted = [seg[0] for seg in segments if isinstance(seg, tuple) and not seg[1]]
     if not unquoted:  # fully quoted and expansions: nothing to expand statically
         return [_build(segments, raw)]
-    segments = _merge(segments)
+    segments = [
+        Expansion(kind="other", raw=seg[0])
+        if isinstance(seg, tuple) and not seg[1] and _MISSED.search(seg[0])
+        else seg
+        for seg in _merge(segments)
+    ]  # `rm$IFS-rf$IFS/`: tree-sitter splits `$` from `IFS/`, an expansion rein cannot read then
     variants = [segments]
     if any("{" in text for text in unquoted):
         try:
@@ -122,6 +129,8 @@ def lookup(part: Expansion, env: Env) -> str | Unknown:
         return part.value
     if part.kind != "var" or not part.name or part.index is not None:
         return UNKNOWN
+    if part.name == "IFS":  # bash never takes IFS from the environment: unset, it is the default
+        return env.get("IFS", " \t\n")
     return env.get(part.name, UNKNOWN)
 
 
@@ -231,6 +240,12 @@ def _segments(node: Node, src: bytes, out: list[Segment], subs: list[Sub]) -> No
         if element is not None:
             out.append(Expansion(kind="var", raw=text, name=element[0], index=element[1]))
             return
+        sliced = _SLICE.fullmatch(text)
+        if sliced is not None:  # `${@:2}`, `${a[@]:1:2}`: some of the elements, one word each
+            name, index = (sliced[1], None) if sliced[1] in ("@", "*") else (sliced[2], sliced[3])
+            span = (int(sliced[4]), int(sliced[5]) if sliced[5] is not None else None)
+            out.append(Expansion(kind="var", raw=text, name=name, index=index, span=span))
+            return
         out.append(Expansion(kind="var", raw=text, name=text[2:-1] if plain else None))
         if not plain:
             collect_subs(node, subs)
@@ -247,6 +262,9 @@ def _segments(node: Node, src: bytes, out: list[Segment], subs: list[Sub]) -> No
     else:
         collect_subs(node, subs)
         out.append(Expansion(kind="other", raw=text))
+
+
+_SLICE = re.compile(r"\$\{(@|\*|([A-Za-z_]\w*)\[([@*])\]):(-?\d+)(?::(\d+))?\}")
 
 
 def _element(children: Sequence[Node], src: bytes) -> tuple[str, str] | None:

@@ -91,6 +91,8 @@ class Expansion:
     (`$(pwd)`, `$(mktemp)`), the bound of a run-time argument; None when it did not."""
     index: str | None = None
     """For an array element `${a[0]}` or `${a[@]}`: the subscript as written."""
+    span: tuple[int, int | None] | None = None
+    """For a slice `${@:2}`, `${a[@]:1:2}`: the offset and the length (None: to the end)."""
     quoted: bool = False
     """Inside double quotes: the value is one word, not split on blanks."""
 
