@@ -15,6 +15,7 @@ from rein.steering._defaults._git import (
     force_push,
     reset_hard,
     restore_worktree,
+    stash_drop,
 )
 from rein.steering._defaults._rm import rm_root
 from rein.steering._defaults._servers import COMMANDS, dev_server
@@ -34,7 +35,7 @@ DEFAULT_RULES: tuple[Rule, ...] = (
         "no-force-push",
         "Force-pushing rewrites the remote branch and can destroy other people's commits. Push"
         " normally, or ask the user; if a rewrite is really needed, use --force-with-lease.",
-        Matcher(command=GIT, subcommand=(("push",),), test=force_push),
+        Matcher(command=GIT, subcommand=(("push",), ("send-pack",)), test=force_push),
     ),
     _rule(
         "no-reset-hard",
@@ -58,7 +59,11 @@ DEFAULT_RULES: tuple[Rule, ...] = (
         "no-checkout-discard",
         "git checkout -- <paths> (or a path, or -f; git switch --discard-changes) overwrites uncommitted"
         " changes with no way back. Use `git stash` or `git diff` first, or ask the user.",
-        Matcher(command=GIT, subcommand=(("checkout",), ("switch",)), test=checkout_discard),
+        Matcher(
+            command=GIT,
+            subcommand=(("checkout",), ("switch",), ("checkout-index",), ("read-tree",)),
+            test=checkout_discard,
+        ),
     ),
     _rule(
         "no-restore-worktree",
@@ -70,12 +75,16 @@ DEFAULT_RULES: tuple[Rule, ...] = (
         "no-branch-force-delete",
         "git branch -D deletes a branch even when its commits are merged nowhere. Use"
         " `git branch -d`, which refuses to lose work, or ask the user.",
-        Matcher(command=GIT, subcommand=(("branch",),), test=branch_force_delete),
+        Matcher(command=GIT, subcommand=(("branch",), ("update-ref",)), test=branch_force_delete),
     ),
     _rule(
         "no-stash-drop",
         "Dropping or clearing stashes deletes saved work with no way back. Leave the stash, or ask the user.",
-        Matcher(command=GIT, subcommand=(("stash", "drop"), ("stash", "clear"))),
+        Matcher(
+            command=GIT,
+            subcommand=(("stash", "drop"), ("stash", "clear"), ("update-ref",), ("reflog",)),
+            test=stash_drop,
+        ),
     ),
     _rule(
         "no-dev-server",

@@ -47,10 +47,12 @@ def _company(args: Args) -> Tri:
 
 def force_push(ref: CommandRef, context: Context) -> Tri:
     """`--force`, `-f`, `--mirror` or a `+refspec`; not with `--dry-run`, not `--force-with-lease`."""
-    _, args = git_args(ref)
+    sub, args = git_args(ref)
     if _dry_run(args):
         return False
     force = _last(args, ("--force", "-f", "--mirror"), ("--no-force",))
+    if sub == "send-pack":  # `git send-pack [--force] <remote> <refs>`: every operand after the remote
+        return True if force or any(_plus(word) for word in args.operands[1:]) else _unknown_if(args)
     refspecs = args.operands[1:]
     if force or any(_plus(word) for word in refspecs):
         return True
@@ -79,8 +81,13 @@ def clean_force(ref: CommandRef, context: Context) -> Tri:
 
 def checkout_discard(ref: CommandRef, context: Context) -> Tri:
     """`git checkout` that overwrites work: paths after `--`, a tree-ish and paths, a path alone
-    (`.`, `./x`, `:/`, a glob, `file.py`), `-f`; and `git switch --discard-changes`/`-f`."""
+    (`.`, `./x`, `:/`, a glob, `file.py`), `-f`; `git switch --discard-changes`/`-f`; and the plumbing
+    that does the same (`git checkout-index -f`, `git read-tree -u --reset`)."""
     sub, args = git_args(ref)
+    if sub == "checkout-index":
+        return True if args.has("-f", "--force") else _unknown_if(args)
+    if sub == "read-tree":
+        return True if args.has("-u") and args.has("--reset") else _unknown_if(args)
     if args.has("--force", "-f", "--discard-changes"):
         return True
     if sub == "switch" or args.has("--patch", "-p"):
@@ -116,11 +123,37 @@ def restore_worktree(ref: CommandRef, context: Context) -> Tri:
 
 
 def branch_force_delete(ref: CommandRef, context: Context) -> Tri:
-    """`-D`, or `-d`/`--delete` with `--force`; a word rein cannot read may be either (`_company`)."""
-    _, args = git_args(ref)
+    """`-D`, or `-d`/`--delete` with `--force`; a word rein cannot read may be either (`_company`).
+    `git update-ref -d refs/heads/x` deletes a branch too, merged or not."""
+    sub, args = git_args(ref)
+    if sub == "update-ref":
+        return _deletes_ref(args, "refs/heads/")
     if args.has("-D") or (args.has("-d", "--delete") and args.has("-f", "--force")):
         return True
     return _company(args)
+
+
+def stash_drop(ref: CommandRef, context: Context) -> Tri:
+    """`git stash drop`/`clear`, and the plumbing that drops stashes: `git update-ref -d refs/stash`,
+    `git reflog delete`/`expire` of the stash's entries."""
+    sub, args = git_args(ref)
+    if sub == "stash":
+        return True
+    if sub == "update-ref":
+        return _deletes_ref(args, "refs/stash")
+    words = [word.value for word in args.operands]
+    if words[:1] in (["delete"], ["expire"]):
+        return True if any("stash" in word for word in words[1:]) or args.has("--all") else _unknown_if(args)
+    return False
+
+
+def _deletes_ref(args: Args, prefix: str) -> Tri:
+    """`git update-ref -d <ref>` for a ref under `prefix`."""
+    if not args.has("-d"):
+        return _unknown_if(args)
+    if any(word.value.startswith(prefix) for word in args.operands if not word.dynamic):
+        return True
+    return UNKNOWN if any(word.dynamic for word in args.operands) else False
 
 
 def _below(word: Word) -> bool:

@@ -23,6 +23,8 @@ from rein.steering.bash._words import lookup
 _EVERYTHING = frozenset({"*", ".*", "{*,.*}", "{.*,*}", ".[!.]*", "..?*"})
 """Last components that match every entry of a directory."""
 _GLOB = re.compile(r"[*?\[{]")
+_GLOB_ONLY = frozenset(".*?[]!^")
+"""A last component of these alone matches every entry, or every hidden one (`*`, `.??*`, `.[!.]*`)."""
 
 
 def rm_root(ref: CommandRef, context: Context) -> Tri:
@@ -31,6 +33,8 @@ def rm_root(ref: CommandRef, context: Context) -> Tri:
     args = tool_args(ref, "rm")
     if args.has("-r", "-R", "--recursive"):
         return _any([_risk(word, ref, context) for word in args.operands])
+    if any(_every_file_below_a_root(word, context) for word in args.operands):
+        return UNKNOWN  # `find ~ -type f -exec rm {} +`: each file below home, as `find ~ -delete` removes
     if not args.wild:
         return False
     # An unknown word may be `-r`: then a target must be able to name a root: another word, or, for
@@ -48,14 +52,28 @@ def _find_delete(ref: CommandRef, context: Context) -> Tri:
     if "-delete" not in values:
         return False
     words = list(ref.args)
-    while words and words[0].value in ("-H", "-L", "-P"):
-        words.pop(0)
+    while words:  # find's own options come before the starting points
+        value = words[0].value
+        if value in ("-H", "-L", "-P", "--") or value.startswith("-O"):
+            del words[:1]
+        elif value == "-D":  # `-D tree`: debug options
+            del words[:2]
+        else:
+            break
     starts: list[Word] = []
     for word in words:
         if word.value.startswith(("-", "(", "!")) and not word.dynamic:
             break
         starts.append(word)
     return _any([_risk(word, ref, context) for word in starts or [Word.literal(".")]])
+
+
+def _every_file_below_a_root(word: Word, context: Context) -> bool:
+    part = word.parts[0] if len(word.parts) == 1 else None
+    if not isinstance(part, Expansion) or not isinstance(part.value, Bounded) or part.value.kind != "below":
+        return False
+    below = part.value.path
+    return below.startswith("/") and is_root(below, posixpath.normpath(context.home))
 
 
 def _any(risks: list[Tri]) -> Tri:
@@ -100,14 +118,14 @@ def _text(word: Word, ref: CommandRef, context: Context) -> str | Unknown:
 
 def is_root(path: str, home: str) -> bool:
     """`/`, a directory right under it, home or its parent, or a glob that can match one of them or
-    every entry in one."""
+    every entry in one (`~/*`, `~/.??*`, `/usr/*`, `/home/*/*`)."""
     path = posixpath.normpath(path).replace("//", "/")
     roots = {"/", home, posixpath.dirname(home)}
     if path in roots or posixpath.dirname(path) == "/":
         return True
-    base = posixpath.basename(path)
-    if posixpath.dirname(path) in roots and (base in _EVERYTHING or base.strip("*") == ""):
-        return True
+    parent, base = posixpath.split(path)
+    if set(base) <= _GLOB_ONLY and _GLOB.search(base) and is_root(parent, home):
+        return True  # every entry (or every hidden one) of a root
     return bool(_GLOB.search(path)) and any(fnmatchcase(root, path) for root in roots)
 
 
