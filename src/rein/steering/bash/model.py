@@ -35,7 +35,7 @@ UNKNOWN: Final = Unknown()
 """The unknown value of which nothing is known. Test for unknown values with `isinstance(x, Unknown)`:
 a `Bounded` value is unknown too."""
 
-BoundKind = Literal["temp", "below", "ref", "reflines"]
+BoundKind = Literal["temp", "below", "ref", "reflines", "link"]
 
 
 class Bounded(Unknown):
@@ -45,7 +45,8 @@ class Bounded(Unknown):
     `below`: a path at or below `path` (`find . -exec rm {} +` gives paths below `.`); `path` is
     absolute, or relative to an unknown cwd. `ref`: a git ref name (`$(git branch --show-current)`),
     which never starts with `-`. `reflines`: lines that each start with a git ref name (`git branch
-    -vv`): their first field is a ref, the rest is any text.
+    -vv`): their first field is a ref, the rest is any text. `link`: the content of a file the line
+    made a symbolic link to `path` (`ln -s / r`).
     """
 
     __slots__ = ("kind", "path")
