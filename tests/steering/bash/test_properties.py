@@ -6,8 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rein.steering.bash import BranchTracker
-from rein.steering.bash._parse import parse
-from rein.steering.bash._walker import _uncovered
+from rein.steering.bash._parse import parse, uncovered
 from tests.steering.bash.helpers import run
 
 TOKENS = st.sampled_from(
@@ -75,5 +74,5 @@ def test_text_tree_sitter_drops_is_repaired_or_reported(source: str) -> None:
     if root.has_error or analysis.problems:
         return
     seen = {word.value for ref in analysis.refs for word in ref.argv}
-    for start, end in _uncovered(root, src):
+    for start, end in uncovered(root, src):
         assert set(src[start:end].decode().split()) <= seen, (source, src[start:end])

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from rein.steering.bash import UNKNOWN, Expansion, Unknown, Word
+from rein.steering.bash._ansi import decode_ansi_c
 from rein.steering.bash._parse import parse
-from rein.steering.bash._words import assigned, decode_ansi_c, lookup, resolve, split_assignment, tail, words
+from rein.steering.bash._words import assigned, lookup, resolve, split_assignment, tail, words
 from tests.steering.bash.helpers import argvs, run
 
 

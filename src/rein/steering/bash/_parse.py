@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import TYPE_CHECKING
 
@@ -12,6 +13,8 @@ _local = threading.local()
 _MAX_REPORTED = 3
 _ASCII = bytes(range(128)) + b"x" * 128
 _SNIPPET = 24
+_BLANK = re.compile(rb"(?:\s|\\\r?\n|\\[ \t\v\f])*")
+"""Blanks, line continuations, and `\\ ` (tree-sitter skips an escaped blank between words)."""
 
 
 def parse(src: bytes) -> Node:
@@ -67,3 +70,35 @@ def _position(node: Node, src: bytes) -> str:
     line_start = src.rfind(b"\n", 0, start) + 1
     column = len(src[line_start:start].decode("utf-8", "replace")) + 1
     return f"line {node.start_point.row + 1}, column {column}"
+
+
+def uncovered(root: Node, src: bytes) -> list[tuple[int, int]]:
+    """Byte ranges no token covers that hold more than blanks: text tree-sitter silently dropped."""
+    found: list[tuple[int, int]] = []
+    position = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.child_count and node.type != "heredoc_body":
+            stack.extend(reversed(node.children))
+            continue
+        start = node.start_byte
+        if start > position and not _BLANK.fullmatch(src[position:start]):
+            found.append((position, start))
+        position = max(position, node.end_byte)
+    if position < len(src) and not _BLANK.fullmatch(src[position:]):
+        found.append((position, len(src)))
+    return found
+
+
+def comments(root: Node, src: bytes) -> list[str]:
+    """The text of every comment node, in source order (`#` inside quotes or words is no comment)."""
+    found: list[str] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "comment":
+            found.append(src[node.start_byte : node.end_byte].decode("utf-8", "replace"))
+        else:
+            stack.extend(reversed(node.children))
+    return found

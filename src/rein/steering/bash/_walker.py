@@ -17,12 +17,12 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rein.steering.bash import _control, _redirects, _run
+from rein.steering.bash import _control, _parse, _redirects, _run
 from rein.steering.bash._chain import REDIRECTS, Link, Member, chained, flatten, split_redirected
 from rein.steering.bash._effects import resolve_path
 from rein.steering.bash._expand import fill
 from rein.steering.bash._frame import Ctx, Frame, Value
-from rein.steering.bash._parse import parse, syntax_problems
+from rein.steering.bash._parse import parse, syntax_problems, uncovered
 from rein.steering.bash._redirects import as_double_quoted, node_text, raw
 from rein.steering.bash._walk import G, Outputs, Redirected, join, meet
 from rein.steering.bash._words import STATEMENT_NODES, Sub, assigned, words
@@ -40,8 +40,6 @@ _SIMPLE = frozenset({"command", "redirected_statement"})
 
 _PLAIN = re.compile(rb"[A-Za-z0-9_./:,@%+=^-]+(?: +[A-Za-z0-9_./:,@%+=^-]+)*")
 _LONE_DASH = re.compile(rb"(?:^|[\s;&|(])-(?=[\s;&|)<>]|$)")
-_BLANK = re.compile(rb"(?:\s|\\\r?\n|\\[ \t\v\f])*")
-"""Blanks, line continuations, and `\\ ` (tree-sitter skips an escaped blank between words)."""
 _RESERVED = frozenset({"{", "}", "then", "fi", "do", "done", "esac", "elif", "else", "in"})
 _PROMPTS = frozenset({"PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS3", "PS4"})
 _NAME = re.compile(r"[A-Za-z_]\w*")
@@ -87,7 +85,7 @@ class Walker:
         root = parse(src)
         self.problems.extend(syntax_problems(root, src, ctx.where))
         if comments is not None and b"#" in src:
-            comments.extend(_comments(root, src))
+            comments.extend(_parse.comments(root, src))
         ok = self.seq(root.children, frame, g, ctx)
         if _LONE_DASH.search(src) and not root.has_error:  # where tree-sitter is known to drop text
             self._report_dropped(root, ctx)
@@ -95,7 +93,7 @@ class Walker:
 
     def _report_dropped(self, root: Node, ctx: Ctx) -> None:
         src = ctx.src
-        for gap, end in _uncovered(root, src):
+        for gap, end in uncovered(root, src):
             if (src, gap) in self._repaired:
                 continue
             chunk = src[gap:end]
@@ -378,35 +376,3 @@ def _simple(node: Node) -> bool:
 
 
 _DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
-
-
-def _uncovered(root: Node, src: bytes) -> list[tuple[int, int]]:
-    """Byte ranges no token covers that hold more than blanks: text tree-sitter silently dropped."""
-    found: list[tuple[int, int]] = []
-    position = 0
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.child_count and node.type != "heredoc_body":
-            stack.extend(reversed(node.children))
-            continue
-        start = node.start_byte
-        if start > position and not _BLANK.fullmatch(src[position:start]):
-            found.append((position, start))
-        position = max(position, node.end_byte)
-    if position < len(src) and not _BLANK.fullmatch(src[position:]):
-        found.append((position, len(src)))
-    return found
-
-
-def _comments(root: Node, src: bytes) -> list[str]:
-    """The text of every comment node, in source order (`#` inside quotes or words is no comment)."""
-    found: list[str] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "comment":
-            found.append(node_text(node, src))
-        else:
-            stack.extend(reversed(node.children))
-    return found

@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, TypeAlias
 
 from rein.steering.bash import _braces
+from rein.steering.bash._ansi import decode_ansi_c
 from rein.steering.bash.model import UNKNOWN, Env, Expansion, Unknown, Word
 
 if TYPE_CHECKING:
@@ -35,11 +36,6 @@ _SLOW = re.compile(rb"[\\*?\[{]")
 _DQ_ESCAPE = re.compile(r"\\([$`\"\\\n])")
 _MISSED = re.compile(r"(?<!\\)\$[A-Za-z_{(@*#?!$0-9-]")
 """A `$` that starts an expansion, inside what tree-sitter parsed as a plain word."""
-_ANSI_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c.|.)", re.S)
-_ANSI_SIMPLE = {
-    "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
-    "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?",
-}  # fmt: skip
 _SUB_KIND = {"$(": "$()", "`": "`", "$`": "`", "<(": "<()", ">(": ">()"}
 _TILDE = {"~": "HOME", "~+": "PWD", "~-": "OLDPWD"}
 _LITERAL = frozenset({
@@ -188,26 +184,6 @@ def collect_subs(node: Node, subs: list[Sub]) -> None:
         if kind == "arithmetic_expansion":
             subs.append(("arith", current))
         stack.extend(reversed(current.children))
-
-
-def decode_ansi_c(body: str) -> str:
-    """The text of a `$'...'` string (without `$'` and `'`), escapes decoded as bash does."""
-    return _ANSI_ESCAPE.sub(_ansi_one, body) if "\\" in body else body
-
-
-def _ansi_one(match: re.Match[str]) -> str:
-    code = match[1]
-    head = code[0]
-    if head in _ANSI_SIMPLE and len(code) == 1:
-        return _ANSI_SIMPLE[head]
-    if head in "xuU" and len(code) > 1:
-        value = int(code[1:], 16)
-        return chr(value) if value <= 0x10FFFF else "\ufffd"
-    if head in "01234567":
-        return chr(int(code, 8) & 0xFF)
-    if head == "c" and len(code) == 2:
-        return chr(ord(code[1]) & 0x1F)
-    return match[0]
 
 
 def _continued(gap: bytes) -> bool:
