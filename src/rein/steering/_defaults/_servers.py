@@ -1,172 +1,199 @@
 """`no-dev-server`: commands that never exit (dev servers, watchers, followers), so the agent's shell
 would hang until its timeout.
 
-Runners are already unwrapped (`npx vite`, `pnpm dlx vite`, `bunx next dev`, `python -m http.server`
-each give the inner command its own ref), so this reads one command at a time: a package manager
-running a script whose name says it serves or watches (`npm run dev`, `npm rum dev`, `pnpm --filter
-web dev`, `yarn start`, `deno task dev`), a server binary or its serving subcommand, a watch flag. Its
-`--version` and `--help`, and production builds, run.
+Runners are already unwrapped (`npx vite`, `pnpm dlx vite`, `python -m http.server` each give the inner
+command its own ref), so this reads one command at a time, by its entry in `_server_tables`: a tool
+whose subcommand or options serve, watch or follow as that tool reads them (`vite`, `flask run`, `tsc
+-w`, `tail -f`; not `jest -w 4` nor `--watch=false`); a package manager's script, found with the
+manager's own options (`npm run -w web dev` runs `dev`) and read by its name (`dev:web`, not
+`build:dev`) or as the tool it is named after (`pnpm vite`, `npm run tauri dev`); a script an
+interpreter runs (`python manage.py runserver`). `--help` and `--version` exit, and so does whatever runs
+under `timeout` or detached (`docker run -d`); whatever a watcher reruns never does. A script name rein
+cannot read (`npm run "$S"`) may serve: UNKNOWN.
 """
 
 from __future__ import annotations
 
+import math
 import posixpath
+import re
+from collections.abc import Callable
 
-from rein.steering._args import read, tool_args
+from rein.steering._args import read
+from rein.steering._defaults import _server_tables as t
+from rein.steering._defaults._server_read import Words, any_of, argv, flag, readings, scripted, tool_serves
+from rein.steering._defaults._server_scripts import MANAGERS, RUNNERS
+from rein.steering._defaults._server_tables import TOOLS
 from rein.steering._rule import Tri
 from rein.steering._types import Context
-from rein.steering.bash import CommandRef
-from rein.steering.bash.commands import Options, long_options, tool_spec
-
-_SCRIPTS = frozenset({"dev", "start", "serve", "watch", "preview", "develop", "storybook"})
-"""Package script names that serve or watch; also as a part of `dev:web` or `web:dev`."""
-_PACKAGE_MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun", "deno"})
-_NOT_SCRIPTS = frozenset({
-    "install", "i", "add", "remove", "rm", "uninstall", "update", "up", "upgrade", "ci", "test", "t",
-    "build", "exec", "dlx", "x", "create", "init", "link", "unlink", "publish", "pack", "audit",
-    "outdated", "list", "ls", "why", "info", "view", "config", "cache", "store", "import", "prune",
-    "rebuild", "version", "login", "logout", "whoami", "workspace", "workspaces", "help", "node",
-    "fmt", "lint", "check", "compile", "bundle", "doc", "eval", "repl", "completions",
-})  # fmt: skip
-SERVERS: dict[str, tuple[str, ...] | None] = {
-    # command: the subcommands that serve ("" for none given); None: the command always serves
-    "next": ("dev", "start"), "nuxt": ("dev", "preview"), "nuxi": ("dev", "preview"),
-    "astro": ("dev", "preview"),
-    "vite": ("", "dev", "serve", "preview"), "remix": ("dev",), "svelte-kit": ("dev",), "ng": ("serve", "s"),
-    "react-scripts": ("start",), "gatsby": ("develop", "serve"), "expo": ("start",), "storybook": ("dev",),
-    "start-storybook": None, "parcel": ("", "serve", "watch"), "webpack-dev-server": None,
-    "wrangler": ("dev",), "vercel": ("dev",), "netlify": ("dev",), "firebase": ("serve", "emulators:start"),
-    "nodemon": None, "ts-node-dev": None, "live-server": None, "http-server": None, "serve": None,
-    "browser-sync": ("start",), "uvicorn": None, "gunicorn": None, "hypercorn": None, "daphne": None,
-    "granian": None, "waitress-serve": None, "http.server": None, "SimpleHTTPServer": None,
-    "fastapi": ("dev", "run"), "flask": ("run",), "django": ("runserver",), "django-admin": ("runserver",),
-    "streamlit": ("run",), "jupyter": ("notebook", "lab", "server"), "jupyter-lab": None,
-    "jupyter-notebook": None, "mkdocs": ("serve",), "sphinx-autobuild": None, "rails": ("s", "server"),
-    "hugo": ("server", "serve"), "jekyll": ("serve", "s"), "zola": ("serve",), "eleventy": None,
-    "watchexec": None, "entr": None, "air": None, "reflex": None, "tilt": ("up",), "skaffold": ("dev",),
-    "trunk": ("serve", "watch"), "mix": ("phx.server",), "webpack": ("serve",),
-}  # fmt: skip
-_WATCH_FLAGS = frozenset({"--watch", "-w", "--watchAll", "--serve", "--hot"})
-_WATCHERS = frozenset({
-    "tsc", "webpack", "jest", "rollup", "esbuild", "sass", "tailwindcss", "postcss", "babel", "eleventy",
-    "node", "bun", "deno", "tsx", "cargo-watch", "swc", "tsup", "nest",
-})  # fmt: skip
-_INFO = frozenset({"--version", "-v", "-V", "--help", "-h", "help", "version"})
-_CONTAINERS = frozenset({"docker", "docker-compose", "podman", "podman-compose", "nerdctl"})
-_PYTHONS = frozenset({"python", "python3", *(f"python3.{minor}" for minor in range(6, 16)), "pypy", "pypy3"})
-COMMANDS = frozenset({
-    *_PACKAGE_MANAGERS, *SERVERS, *_WATCHERS, *_CONTAINERS, *_PYTHONS, "vitest", "cargo", "php", "dotnet",
-    "iex",
-})  # fmt: skip
-"""Every command `dev_server` can say yes to: the rule's command list."""
+from rein.steering.bash import UNKNOWN, CommandRef, Word
+from rein.steering.bash.commands import Options, tool_spec
 
 
 def dev_server(ref: CommandRef, context: Context) -> Tri:
-    name = ref.name
-    values = [word.value for word in ref.args]
-    if (values and values[0] in _INFO) or (_INFO.intersection(values[:2]) and name not in _PACKAGE_MANAGERS):
+    if not ref.argv:
         return False
-    if name in _WATCHERS and _watching(values):  # `bun --hot x.ts`, `deno run --watch`, `tsc -w`
-        return True
-    if name in _PACKAGE_MANAGERS:
-        passed = values[values.index("--") + 1 :] if "--" in values else []
-        if passed[:1] and passed[0] in _INFO:  # `npm run dev -- --help`: the script prints its help
+    for label in ref.wrappers:  # outermost first: `timeout 9 watch x` ends, `watch timeout 9 x` does not
+        words = label.split() or [""]
+        if words[0] in ("timeout", "gtimeout") or (words[0] in t.ENGINES and {"-d", "--detach"} & {*words}):
             return False
-        return _script(name, ref) or _watching(passed)
-    if name in _CONTAINERS:
-        return _compose(ref)
-    firsts = _first_operands(values)
-    if name in SERVERS:
-        serving = SERVERS[name]
-        if serving is None or any(first in serving for first in firsts):
+        if words[0] in t.REPEATERS:
             return True
-    return _special(name, values, firsts[0])
+    if ref.name in t.REPEATERS and _reruns_listed(ref.name, ref.args):
+        return False  # checked on the command it reruns, after the rules about that command
+    return _command(ref.argv[0], ref.args)
 
 
-def _watching(values: list[str]) -> bool:
-    return bool(_WATCH_FLAGS.intersection(values)) or any(value.startswith("--watch") for value in values)
+def _reruns_listed(name: str, args: Words) -> bool:
+    """Whether a watcher reruns a command on this rule's list, whose own ref the rule then reads (so `watch
+    git push -f` is blocked as a force push, the rule before this one); else it reads the watcher."""
+    if name == "nodemon":
+        values = [word.value for word in args]
+        command = next(
+            (args[i + 1] for i, value in enumerate(values[:-1]) if value in ("--exec", "-x")), None
+        )
+    else:
+        operands = read(argv(name, args), 1, tool_spec(name)).operands
+        command = operands[0] if operands else None
+    if command is None or command.dynamic or not command.value.split():
+        return False
+    return _key(command.value.split()[0]) in COMMANDS  # a string runs with `sh -c`: its first word
 
 
-def _first_operands(values: list[str]) -> tuple[str, str]:
-    """The subcommand, read two ways, since rein does not know which options take a value: the first
-    word that is no option (`flask --debug run`), and the first that also follows no option
-    (`flask --app app run`, `vite --port 3000` has none: ""). A rule says yes if either serves."""
-    plain = skipping = ""
-    after_option = False
-    for value in values:
-        if value == "--":
-            break
-        if value.startswith("-") and value != "-":
-            after_option = "=" not in value
-            continue
-        plain = plain or value
-        if not after_option:
-            skipping = value
-            break
-        after_option = False
-    return plain, skipping
+def _command(word: Word, args: Words) -> Tri:
+    name = _key(word.value)
+    if _info(name, args):
+        return False
+    if name in MANAGERS:
+        return MANAGERS[name](args, _script)
+    test = RUNNERS.get(name) or _SPECIAL.get(name) or (_python if name in _PYTHONS else None)
+    if test is not None:
+        return test(name, args)
+    for index in dict.fromkeys(found[0] for found in readings(args) if found):  # `kubectl logs -f`
+        sub = TOOLS.get(f"{name} {args[index].value}")
+        if sub is not None:
+            return tool_serves(sub, args[index + 1 :])
+    if name not in TOOLS:
+        return False
+    if name not in t.RUNS_COMMANDS:
+        return tool_serves(TOOLS[name], args)
+    operands = read(argv(name, args), 1, tool_spec(name)).operands  # `watch -n1 grep -q x`: not watch's -q
+    return tool_serves(TOOLS[name], args, args[: len(args) - len(operands)])
 
 
-def _special(name: str, values: list[str], first: str) -> Tri:
-    if name == "vitest":
-        return first not in ("run", "bench", "list", "related") and "--run" not in values
-    if name in _PYTHONS:
-        script = posixpath.basename(first)
-        return script == "manage.py" and "runserver" in values
-    if name == "cargo":
-        return first in ("watch", "leptos") and (first == "watch" or values[1:2] in (["watch"], ["serve"]))
-    if name == "php":
-        return "-S" in values or values[:2] == ["artisan", "serve"]
-    if name == "dotnet":
-        return first == "watch"
-    if name == "iex":
-        return "phx.server" in values
+def _key(path: str) -> str:
+    name = posixpath.basename(path)
+    return "bin/dev" if name == "dev" and path.endswith("bin/dev") else name
+
+
+def _info(name: str, args: Words) -> bool:
+    """`--help` or `--version` (before the command a runner runs), or a lone `-h`, `-v` or `-V`."""
+    if len(args) == 1 and args[0].value in [f"-{letter}" for letter in t.SHORT_INFO.get(name, "hvV")]:
+        return True
+    for word in args:
+        if word.value in ("--help", "--version"):
+            return True
+        if word.value == "--" or (name in t.RUNS_COMMANDS and not word.value.startswith("-")):
+            return False
     return False
 
 
-def _script(name: str, ref: CommandRef) -> Tri:
-    """The script a package manager runs, when its name says it serves or watches."""
-    args = tool_args(ref, name)
-    operands = [word.value for word in args.operands if not word.value.startswith("-")]
-    if not operands:
-        return False
-    action = operands[0]
-    if name == "deno":
-        return action == "task" and len(operands) > 1 and _serving(operands[1])
-    if action in ("run", "run-script", "rum", "urn"):
-        return len(operands) > 1 and _serving(operands[1])
-    if action == "start" and name != "bun":
-        return True
-    if name == "npm" or action in _NOT_SCRIPTS:
-        return False
-    return _serving(action)
+def _script(word: Word, args: Words) -> Tri:
+    """A package script and the words passed to it: one named after a tool is that tool (`pnpm vite`,
+    `npm run tauri dev`; bare, also a script by its name, `npm run storybook`), any other serves by its
+    name or watches by a flag passed to it (`npm test -- --watch`)."""
+    if word.dynamic:
+        return UNKNOWN
+    args = args[1:] if args[:1] and args[0].value == "--" else args
+    if any(arg.value in ("--help", "--version") for arg in args):
+        return False  # the script prints its help
+    if _is_tool(word.value):
+        return any_of([_command(word, args), not args and scripted(word.value)])
+    return scripted(word.value) or bool(flag(args, t.GENERIC_WATCH))
 
 
-def _serving(script: str) -> bool:
-    return script in _SCRIPTS or any(part in _SCRIPTS for part in script.split(":"))
+def _is_tool(name: str) -> bool:
+    return name in TOOLS or name in MANAGERS or name in RUNNERS or name in _SPECIAL or name in _PYTHONS
 
 
-def _compose(ref: CommandRef) -> Tri:
-    """`docker compose up` without `-d`, `docker-compose up`, `compose watch`."""
-    argv = ref.argv
-    start = 1
-    if ref.name in ("docker", "podman", "nerdctl"):
-        found = read(argv, 1, tool_spec(ref.name))
-        if not found.operands or found.operands[0].value != "compose":
+def _concurrently(name: str, args: Words) -> Tri:
+    """`concurrently "npm:dev:*" "vite"`: each command, or a package script by its shortcut."""
+    answers: list[Tri] = []
+    for word in (args[index] for index in readings(args)[0]):
+        prefix = next((p for p in t.CONCURRENTLY_SHORTCUTS if word.value.startswith(p)), "")
+        parts = [Word.literal(part) for part in word.value[len(prefix) :].split()]
+        if parts and not word.dynamic:
+            answers.append((_script if prefix else _command)(parts[0], parts[1:]))
+    return any_of(answers)
+
+
+def _interpreter(options: Options, code: tuple[str, ...]) -> Callable[[str, Words], Tri]:
+    """An interpreter running a script named after a tool, read as that tool: `python manage.py
+    runserver`, `php artisan serve`, `node node_modules/.bin/vite` (not `-c`/`-e` code)."""
+
+    def test(name: str, args: Words) -> Tri:
+        found = read(argv(name, args), 1, options)
+        if found.has(*code) or not found.operands or found.operands[0].dynamic:
             return False
-        start = len(argv) - len(found.operands) + 1
-    args = read(argv, start, tool_spec(f"{ref.name} compose" if start > 1 else "docker compose"))
-    words = [word.value for word in args.operands]  # compose's own options end at its subcommand
-    action = words[0] if words else ""
-    if action == "watch":
+        path = found.operands[0].value
+        base = posixpath.basename(path)
+        base = re.sub(r"\.[cm]?js$", "", base) if "node_modules/" in path else base
+        if not _is_tool(base) or not ("/" in path or "." in base or base == "artisan"):
+            return False
+        return _command(Word.literal(base), found.operands[1:])
+
+    return test
+
+
+_python = _interpreter(t.PYTHON, ("-c", "-m"))
+_node = _interpreter(t.NODE, ("-e", "-p", "--eval", "--print"))
+_php = _interpreter(t.PHP, ("-r",))
+_ruby = _interpreter(t.RUBY, ("-e",))
+
+
+def _interpreted(name: str, args: Words) -> Tri:
+    found = read(argv(name, args), 1, t.PHP if name == "php" else t.RUBY)
+    if name == "php" and found.has("-S"):  # `php -S localhost:8000`
         return True
-    up = read(argv, len(argv) - len(words) + 1, _UP) if action == "up" else None
-    return up is not None and not up.has("-d", "--detach", "--wait")
+    if name == "ruby" and any(word.value == "un" for word in found.values("-r")):  # `ruby -run -e httpd .`
+        return any(word.value.startswith("httpd") for word in found.values("-e"))
+    if name in ("node", "nodejs"):
+        return bool(flag(args, TOOLS["node"].watch)) or _node(name, args)
+    return (_php if name == "php" else _ruby)(name, args)
 
 
-_UP = Options(
-    short_value="t",
-    long=long_options("timeout=", "scale=", "exit-code-from=", "attach=", "no-attach=", "pull=",
-                      "wait-timeout=", "detach", "wait"),
-)  # fmt: skip
-"""`compose up`'s options, as far as where `-d` is: its flags bundle (`-dV`)."""
+def _iex(name: str, args: Words) -> Tri:
+    """`iex -S mix phx.server`: the script after `-S`."""
+    values = [word.value for word in args]
+    start = values.index("-S") + 1 if "-S" in values else len(values)
+    return _command(args[start], args[start + 1 :]) if start < len(args) else False
+
+
+def _seconds(text: str) -> float | None:
+    match = re.fullmatch(r"(\d*\.?\d+(?:e[+-]?\d+)?|inf|infinity)[smhd]?", text, re.IGNORECASE)
+    return None if match is None else float(match[1])
+
+
+def _sleep(name: str, args: Words) -> Tri:
+    return any(math.isinf(_seconds(word.value) or 0) for word in args if not word.dynamic)
+
+
+def _timeout(name: str, args: Words) -> Tri:
+    """`timeout 0 npm run dev` never times out: the command runs as if bare."""
+    operands = read(argv(name, args), 1, tool_spec("timeout")).operands
+    if len(operands) < 2 or operands[0].dynamic or _seconds(operands[0].value) != 0:
+        return False
+    return _command(operands[1], operands[2:])
+
+
+_SPECIAL: dict[str, Callable[[str, Words], Tri]] = {
+    "concurrently": _concurrently, "node": _interpreted, "nodejs": _interpreted, "php": _interpreted,
+    "ruby": _interpreted, "iex": _iex, "sleep": _sleep, "timeout": _timeout, "gtimeout": _timeout,
+}  # fmt: skip
+_PYTHONS = frozenset({"python", "python3", *(f"python3.{minor}" for minor in range(6, 16)), "pypy", "pypy3"})
+
+COMMANDS = frozenset({
+    *(posixpath.basename(key.split()[0]) for key in TOOLS), *MANAGERS, *RUNNERS, *_SPECIAL, *_PYTHONS
+}) - {"console"}  # fmt: skip
+"""Every command `dev_server` can say yes to: the rule's command list (not `console`, a word too common in
+other commands' arguments to look for there; `php bin/console server:run` is read through php)."""
