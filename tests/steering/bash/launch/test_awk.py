@@ -293,3 +293,62 @@ def test_read_never_raises(text: str) -> None:
 @given(st.text(max_size=200))
 def test_read_never_raises_on_any_text(text: str) -> None:
     read(text)
+
+
+# --- arrays split from a literal ---------------------------------------------------------------------
+
+SPLIT_LOOPS = [
+    ('BEGIN { n = split("status,log", a, ","); for (i = 1; i <= n; i++) system("git " a[i]) }',
+     ["git status", "git log"]),
+    ('BEGIN { split("status log", a, " "); for (k in a) system("git " a[k]) }', ["git status", "git log"]),
+    ('BEGIN { n = split("a,b", a, ","); for (i = 1; i <= 2; i++) { system("make " a[i]) } }',
+     ["make a", "make b"]),
+    ('BEGIN { split("x,y", a, ","); system("git " a[2]) }', ["git y"]),
+    ('BEGIN { n = split("a,b", a, ","); for (i = 1; i <= n; i++) system("git " a[i] " " a[i]) }',
+     ["git a a", "git b b"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("program", "lines"), SPLIT_LOOPS, ids=[case[0] for case in SPLIT_LOOPS])
+def test_elements_of_an_array_split_from_a_literal_launch_once_per_value(
+    program: str, lines: list[str]
+) -> None:
+    found = read(program)
+    assert [launch.shell for launch in found] == lines, found
+    assert not any(launch.unknown for launch in found)
+
+
+def test_an_index_past_the_end_is_the_empty_string() -> None:
+    assert [launch.shell for launch in read('BEGIN { split("x", a, ","); system("rm -rf /" a[2]) }')] == [
+        "rm -rf /"
+    ]
+
+
+def test_an_index_rein_cannot_bound_may_also_be_past_the_end() -> None:
+    found = read('BEGIN { split("x,y", a, ","); system("git " a[j]) }')
+    assert [launch.shell for launch in found] == ["git x", "git y", "git "]
+
+
+def test_a_piped_command_reads_the_elements_too() -> None:
+    found = read('BEGIN { n = split("a,b", a, ","); for (i = 1; i <= n; i++) print "x" | "sort -k" a[i] }')
+    assert [launch.shell for launch in found] == [FED + "sort -ka", FED + "sort -kb"]
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        '{ n = split($0, a, ","); system("git " a[1]) }',  # split of a record
+        'BEGIN { split("x", a, ","); a[1] = "push -f"; system("git " a[1]) }',  # written after
+        'BEGIN { system("git " a[1]); split("x", a, ",") }',  # read before the split
+        'BEGIN { if (x) split("push", a, ","); system("git " a[1]) }',  # maybe not split
+        'BEGIN { split("x", a, ","); split("y", a, ","); system("git " a[1]) }',  # split twice
+        'BEGIN { split("x", a, ","); f(a); system("git " a[1]) }',  # passed to a function
+        'BEGIN { split("x", a, ","); delete a; system("git " a[1]) }',
+        'BEGIN { split("x", a, ","); sub(/x/, "y", a[1]); system("git " a[1]) }',
+        'BEGIN { split("a|b", a, "[|]"); system("git " a[1]) }',  # a regular expression
+        'BEGIN { split("x", a); system("git " a[1]) }',  # FS, which -F may set
+        'BEGIN { split("x", a, ","); } END { system("git " a[1]) }',  # another action
+    ],
+)
+def test_arrays_rein_cannot_follow_stay_built_at_run_time(program: str) -> None:
+    assert any(launch.unknown for launch in read(program))

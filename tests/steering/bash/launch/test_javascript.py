@@ -134,9 +134,9 @@ ARGVS = [
      ("git", "push", "-f")),
     (f"{CP}.spawnSync('git', ['push', branch])", "child_process.spawnSync", ("git", "push", None)),
     (f"{CP}.spawnSync('rm', ['-rf', require('os').homedir()])", "child_process.spawnSync",
-     ("rm", "-rf", "~")),
+     ("rm", "-rf", "$HOME")),
     (f"{CP}.spawnSync('rm', ['-rf', process.env.HOME + '/x'])", "child_process.spawnSync",
-     ("rm", "-rf", "~/x")),
+     ("rm", "-rf", "$HOME/x")),
     (f"{CP}.fork('x.js', ['a'])", "child_process.fork", ("node", "x.js", "a")),
     (f"{CP}.fork('x.js')", "child_process.fork", ("node", "x.js")),
     (f"{CP}.fork('-c', ['git push -f'], {{execPath: '/bin/sh'}})", "child_process.fork",
@@ -191,22 +191,22 @@ REMOVALS = [
     ("Deno.remove('/', {recursive: true})", "Deno.remove", ("rm", "-rf", "/")),
     ("Deno.removeSync('/tmp/x')", "Deno.removeSync", ("rm", "/tmp/x")),
     ("const os = require('os'); require('fs').rmSync(os.homedir(), {recursive: true})", "fs.rmSync",
-     ("rm", "-rf", "~")),
-    ("require('fs').rmSync(require('os').homedir(), {recursive: true})", "fs.rmSync", ("rm", "-rf", "~")),
-    ("require('fs').rmSync(process.env.HOME, {recursive: true})", "fs.rmSync", ("rm", "-rf", "~")),
+     ("rm", "-rf", "$HOME")),
+    ("require('fs').rmSync(require('os').homedir(), {recursive: true})", "fs.rmSync", ("rm", "-rf", "$HOME")),
+    ("require('fs').rmSync(process.env.HOME, {recursive: true})", "fs.rmSync", ("rm", "-rf", "$HOME")),
     ("const {HOME} = process.env; require('fs').rmSync(HOME, {recursive: true})", "fs.rmSync",
-     ("rm", "-rf", "~")),
+     ("rm", "-rf", "$HOME")),
     ("const path = require('path'), os = require('os'); require('fs').rmSync(path.join(os.homedir(), 'x'), "
-     "{recursive: true})", "fs.rmSync", ("rm", "-rf", "~/x")),
+     "{recursive: true})", "fs.rmSync", ("rm", "-rf", "$HOME/x")),
     ("const os = require('os'); require('fs').rmSync(`${os.homedir()}/.ssh`, {recursive: true})", "fs.rmSync",
-     ("rm", "-rf", "~/.ssh")),
+     ("rm", "-rf", "$HOME/.ssh")),
     ("const home = require('os').homedir(); require('fs').rmSync(home + '/', {recursive: true})", "fs.rmSync",
-     ("rm", "-rf", "~/")),
+     ("rm", "-rf", "$HOME/")),
     ("require('fs').rmSync(require('path').join('/tmp', '..'), {recursive: true})", "fs.rmSync",
      ("rm", "-rf", "/")),
     ("require('fs').rmSync(require('path').resolve('/a', '/b'), {recursive: true})", "fs.rmSync",
      ("rm", "-rf", "/b")),
-    ("Deno.remove(Deno.env.get('HOME'), {recursive: true})", "Deno.remove", ("rm", "-rf", "~")),
+    ("Deno.remove(Deno.env.get('HOME'), {recursive: true})", "Deno.remove", ("rm", "-rf", "$HOME")),
 ]  # fmt: skip
 
 
@@ -289,8 +289,6 @@ UNKNOWNS = [
     (f"{CP}.execSync(process.argv[2])", "child_process.execSync", "built at run time"),
     (f"{CP}.execSync(...args)", "child_process.execSync", "built at run time"),
     (f"{CP}.spawn(prog, ['x'])", "child_process.spawn", "program named at run time"),
-    (f"{CP}.spawn('git', args)", "child_process.spawn", "arguments built at run time"),
-    (f"{CP}.spawn('git', ['push', ...flags])", "child_process.spawn", "argument list built at run time"),
     (f"{CP}.spawn('x', [], opts)", "child_process.spawn", "shell option built at run time"),
     (f"{CP}.spawn('x', [], {{shell: useShell}})", "child_process.spawn", "shell option built at run time"),
     (f"{CP}.spawn('x', [], {{...opts}})", "child_process.spawn", "shell option built at run time"),
@@ -298,7 +296,6 @@ UNKNOWNS = [
     ("Bun.spawn(cmd)", "Bun.spawn", "argv built at run time"),
     ("Bun.spawn({cmd})", "Bun.spawn", "argv built at run time"),
     ("new Deno.Command(cmd)", "Deno.Command", "program named at run time"),
-    ("new Deno.Command('git', {args})", "Deno.Command", "arguments built at run time"),
     ("Deno.run(options)", "Deno.run", "built at run time"),
     ("require(name)", "require", "named at run time"),
     ("require(`./${name}`)", "require", "named at run time"),
@@ -310,7 +307,7 @@ UNKNOWNS = [
     ("eval(code)", "eval", "code built at run time"),
     ("eval(atob('cm0gLXJmIC8='))", "eval", "code built at run time"),
     ("new Function(body)()", "Function", "code built at run time"),
-    ("Function('a', body)", "Function", "code built at run time"),
+    ("Function('a', body)()", "Function", "code built at run time"),
     ("''.constructor.constructor(code)()", "Function", "code built at run time"),
     ("require('vm').runInThisContext(code)", "vm.runInThisContext", "code built at run time"),
     ("const vm = require('vm'); vm.runInNewContext(src, {})", "vm.runInNewContext", "code built at run time"),
@@ -321,7 +318,6 @@ UNKNOWNS = [
     ("const {Worker} = require('worker_threads'); new Worker(src, opts)", "worker_threads.Worker", "may run"),
     (f"[{CP}.execSync][0]('x')", "child_process.execSync", "passed where rein cannot follow it"),
     (f"const cp = {CP}; [cp.exec].map(f => f('x'))", "child_process.exec", "passed where rein cannot follow"),
-    (f"Reflect.apply({CP}.execSync, null, ['x'])", "child_process.execSync", "passed where"),
     (f"const o = {{run: {CP}.execSync}}", "child_process.execSync", "passed where"),
     ("[eval][0]('x')", "eval", "passed where"),
     ("[require][0]('child_process')", "require", "passed where"),
@@ -359,10 +355,54 @@ def test_a_shell_line_keeps_its_known_parts() -> None:
     assert "built at run time" in launch.unknown
 
 
-def test_a_spawn_with_a_shell_built_at_run_time_keeps_the_line() -> None:
-    launch = one(f"{CP}.spawn('git', ['push', '-f'], {{shell: process.platform === 'win32'}})")
+def test_a_spawn_with_a_shell_set_by_a_condition_is_read_both_ways() -> None:
+    assert read(f"{CP}.spawn('git', ['push', '-f'], {{shell: process.platform === 'win32'}})", {}) == (
+        Launch(api="child_process.spawn", argv=("git", "push", "-f"), line=1),
+        Launch(api="child_process.spawn", shell="git push -f", line=1),
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"const win = process.platform === 'win32'; {CP}.spawnSync('npm', ['test'], {{shell: win}})",
+        f"{CP}.spawnSync('npm', ['test'], {{shell: !isUnix}})",
+        f"{CP}.spawnSync('npm', ['test'], {{stdio: 'inherit', shell: os.platform() !== 'linux'}})",
+    ],
+)
+def test_a_shell_option_that_is_a_condition_reads_the_call_both_ways(text: str) -> None:
+    found = read(text, {})
+    assert [(launch.shell, launch.argv, launch.unknown) for launch in found] == [
+        (None, ("npm", "test"), ""),
+        ("npm test", (), ""),
+    ]
+
+
+def test_a_shell_option_built_at_run_time_otherwise_stays_unknown() -> None:
+    launch = one(f"{CP}.spawn('git', ['push', '-f'], {{shell: pickShell()}})")
     assert launch.shell == "git push -f"
     assert "shell option" in launch.unknown
+
+
+@pytest.mark.parametrize(
+    ("text", "argv"),
+    [
+        (f"{CP}.spawnSync('import os', [], {{shell: 'python3'}})", ("python3", "-c", "import os")),
+        (
+            f"{CP}.execSync('import os', {{shell: '/usr/bin/python3'}})",
+            ("/usr/bin/python3", "-c", "import os"),
+        ),
+        (f"{CP}.exec('x', {{shell: 'node'}}, () => {{}})", ("node", "-c", "x")),
+    ],
+)
+def test_a_shell_option_naming_another_program_runs_it_with_the_line(
+    text: str, argv: tuple[str, ...]
+) -> None:
+    assert one(text).argv == argv
+
+
+def test_a_shell_option_naming_a_posix_shell_is_a_shell_line() -> None:
+    assert one(f"{CP}.execSync('git status', {{shell: '/usr/bin/zsh'}})").shell == "git status"
 
 
 def test_a_spawned_shell_line_with_an_unknown_argument_list() -> None:
@@ -402,7 +442,7 @@ NOT_CONSTANTS = [
     f"let cmd = 'ls'; cmd += ' -f'; {CP}.execSync(cmd)",
     f"var cmd = 'ls'; globalThis.cmd = 'rm -rf /'; {CP}.execSync(cmd)",
     f"const c = 'ls'; (c => {CP}.execSync(c))('rm -rf /')",
-    f"const c = 'ls'; function f(c) {{ {CP}.execSync(c) }}",
+    f"const c = 'ls'; function f(c) {{ {CP}.execSync(c) }} f(x)",
     f"const c = 'ls'; try {{}} catch (c) {{ {CP}.execSync(c) }}",
     f"const c = 'ls'; for (const c of list) {CP}.execSync(c)",
     f"{{ const c = 'ls'; }} globalThis.c = 'rm -rf /'; {CP}.execSync(c)",
@@ -424,7 +464,7 @@ def test_names_that_may_change_are_not_constants(text: str) -> None:
 
 def test_an_array_changed_in_place_is_not_a_constant() -> None:
     launch = one(f"const a = ['status']; a.push('-f'); {CP}.spawnSync('git', a)")
-    assert launch.argv == ("git", None) and launch.unknown
+    assert launch.argv == ("git",) and launch.rest and not launch.unknown
 
 
 def test_an_array_read_twice_without_change_stays_a_constant() -> None:
@@ -488,7 +528,7 @@ CODE = [
     (f"eval(`{CP}.execSync('b')`)", "child_process.execSync", "b"),
     (f"new Function(\"{CP}.execSync('c')\")()", "child_process.execSync", "c"),
     (f"Function('x', \"{CP}.execSync('d')\")()", "child_process.execSync", "d"),
-    (f"new Function(\"a = {CP}.execSync('e')\", '')", "child_process.execSync", "e"),  # a default value
+    (f"new Function(\"a = {CP}.execSync('e')\", '')()", "child_process.execSync", "e"),  # a default value
     (f"require('vm').runInThisContext(\"{CP}.execSync('f')\")", "child_process.execSync", "f"),
     (f"const vm = require('vm'); vm.runInNewContext(\"{CP}.execSync('g')\")", "child_process.execSync", "g"),
     (f"setTimeout(\"{CP}.execSync('h')\", 1)", "child_process.execSync", "h"),
@@ -538,7 +578,8 @@ LOST = [
     ("console.log('child_process'); x.exec('h')", "child_process.exec", "h"),
     ("const {ChildProcess} = require('child_process'); new ChildProcess().spawn('i')", "child_process.spawn",
      "i"),
-    ("function f({execSync} = require('child_process')) { execSync('j') }", "child_process.execSync", "j"),
+    ("function f({execSync} = require('child_process')) { execSync('j') } f()", "child_process.execSync",
+     "j"),
 ]  # fmt: skip
 
 
@@ -642,7 +683,7 @@ _TOKENS = [
     "]", "{", "}", ",", ";", "`", "${", "'ls'", "x", "const", "=", "await", "import", "eval", "new",
     "Function", "Bun", "$", "Deno", "Command", "shell", ":", "true", "...", "+", "'\\", "\\u{", "fs",
     "rmSync", "os", "homedir", "\n", "=>", "with", "globalThis", "process", "env", "HOME", "/re/", "#!",
-    "//", "/*",
+    "//", "/*", "for", "of", "forEach", "function", "run", "c", "readdirSync", "Reflect", "get", "cwd",
 ]  # fmt: skip
 
 
@@ -659,3 +700,281 @@ def test_javascript_like_text_never_raises(tokens: list[str]) -> None:
     for launch in read(" ".join(tokens), {}):
         assert isinstance(launch, Launch)
         assert launch.shell is None or not launch.argv
+
+
+# --- loops over known values, and helpers called with them ------------------------------------------
+
+LOOPS = [
+    (f"for (const c of ['git status', 'git log -1']) {CP}.execSync(c)", ["git status", "git log -1"]),
+    (f"const cp = {CP}; ['lint', 'test'].forEach(t => cp.execSync(`npm run ${{t}}`))",
+     ["npm run lint", "npm run test"]),
+    (f"const cp = {CP}; for (const t of ['lint', 'test']) cp.execSync(`npm run ${{t}}`, {{stdio: 1}})",
+     ["npm run lint", "npm run test"]),
+    (f"for (let c of ['a', 'b']) {{ {CP}.execSync(c) }}", ["a", "b"]),
+    (f"const steps = ['npm ci', 'npm test']; for (const s of steps) {CP}.execSync(s)",
+     ["npm ci", "npm test"]),
+    (f"for (const s of 'a b'.split(' ')) {CP}.execSync('make ' + s)", ["make a", "make b"]),
+    (f"['x', 'y'].map(function (f) {{ return {CP}.execSync('cat ' + f) }})", ["cat x", "cat y"]),
+    (f"for (const f of ['a.py', 'b.py']) {{ const cmd = 'black ' + f; {CP}.execSync(cmd) }}",
+     ["black a.py", "black b.py"]),
+    (f"for (const c of [...['a'], 'b']) {CP}.execSync(c)", ["a", "b"]),
+    (f"for (const c of ['a', 'a']) {CP}.execSync(c)", ["a"]),  # one launch per distinct command
+    (f"const cp = {CP}; function sh(c) {{ cp.execSync(c) }} sh('make build'); sh('make test')",
+     ["make build", "make test"]),
+    (f"const cp = {CP}; const sh = c => cp.execSync(c); for (const t of ['a', 'b']) sh('make ' + t)",
+     ["make a", "make b"]),
+    (f"const cp = {CP}; const run = c => cp.execSync(c); for (const c of ['ls', 'pwd']) run(c)",
+     ["ls", "pwd"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "lines"), LOOPS, ids=[case[0] for case in LOOPS])
+def test_a_call_in_a_loop_over_known_values_launches_once_per_value(text: str, lines: list[str]) -> None:
+    found = read(text, {})
+    assert [launch.shell for launch in found] == lines, found
+    assert not any(launch.unknown for launch in found)
+
+
+HELPERS = [
+    (f"const {{execFileSync}} = {CP}; const run = (...a) => execFileSync('git', a).toString(); "
+     "console.log(run('status')); run('log', '-1')", [("git", "status"), ("git", "log", "-1")]),
+    (f"const git = (...a) => {CP}.execFileSync('git', a); const st = () => git('status'); st()",
+     [("git", "status")]),
+    (f"function g(sub, ...rest) {{ {CP}.spawnSync('git', [sub, ...rest]) }} g('push'); g('log', '-1')",
+     [("git", "push"), ("git", "log", "-1")]),
+    (f"for (const cmd of [['git', 'status'], ['git', 'log']]) {CP}.spawnSync(cmd[0], cmd.slice(1))",
+     [("git", "status"), ("git", "log")]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "argvs"), HELPERS, ids=[case[0] for case in HELPERS])
+def test_a_helper_called_with_known_values_launches_once_per_call(
+    text: str, argvs: list[tuple[str | None, ...]]
+) -> None:
+    assert [launch.argv for launch in read(text, {})] == argvs
+
+
+STILL_UNKNOWN = [
+    f"for (const c of list) {CP}.execSync(c)",  # a list built at run time
+    f"for (const c of ['ls']) {{}} {CP}.execSync(c)",  # read outside the loop
+    f"for (let c of ['ls']) {{ c = 'rm -rf /'; {CP}.execSync(c) }}",  # written in the loop
+    f"for (var c of ['ls']) {{ f(); {CP}.execSync(c) }} function f() {{ c = 'rm -rf /' }}",
+    f"for (c of ['ls']) {CP}.execSync(c)",  # no declaration: any `c`
+    f"for (const c in {{a: 1}}) {CP}.execSync(c)",  # keys of an object
+    f"for (const [c] of [['ls']]) {CP}.execSync(c)",  # destructured
+    f"const a = ['ls']; a.push(x); for (const c of a) {CP}.execSync(c)",  # changed before the loop
+    f"const cp = {CP}; const run = c => cp.execSync(c); run('ls'); setTimeout(run, 0, 'rm -rf /')",
+    f"const cp = {CP}; const run = c => cp.execSync(c); run('ls'); run(x)",
+    f"const cp = {CP}; function run(c) {{ cp.execSync(c) }} run('ls'); globalThis.run('rm -rf /')",
+    f"const cp = {CP}; function run(c) {{ arguments[0] = 'rm -rf /'; cp.execSync(c) }} run('ls')",
+    f"const cp = {CP}; const run = c => cp.execSync(c); run('ls'); eval(\"run('rm -rf /')\")",
+    f"const cp = {CP}; const run = (c = 'ls') => cp.execSync(c); run()",
+    f"const cp = {CP}; const run = c => cp.execSync(c); run(...args)",
+    f"const cp = {CP}; function f(c) {{ cp.execSync(c); f('rm -rf /') }} f('ls')",  # calls itself
+    f"with (o) {{ for (const c of ['ls']) {CP}.execSync(c) }}",
+    f"for (const c of ['a','b','c','d','e']) for (const d of ['1','2','3','4']) {CP}.execSync(c + d)",
+]
+
+
+@pytest.mark.parametrize("text", STILL_UNKNOWN)
+def test_names_that_may_take_other_values_stay_built_at_run_time(text: str) -> None:
+    found = read(text, {})
+    assert any(launch.unknown for launch in found), found
+    assert not any(launch.shell == "rm -rf /" for launch in found)
+
+
+def test_a_loop_keeps_each_launch_on_the_line_of_its_call() -> None:
+    found = read(f"for (const c of ['a', 'b'])\n  {CP}.execSync(c)", {})
+    assert [(launch.shell, launch.line) for launch in found] == [("a", 2), ("b", 2)]
+
+
+# --- the running interpreter, argument lists of unknown length -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "argv"),
+    [
+        (f"{CP}.spawnSync(process.execPath, ['--version'])", ("node", "--version")),
+        (f"{CP}.execFileSync(process.argv[0], ['x.js'])", ("node", "x.js")),
+        ("new Deno.Command(Deno.execPath(), {args: ['fmt']})", None),
+    ],
+)
+def test_the_running_interpreter_is_node(text: str, argv: tuple[str, ...] | None) -> None:
+    if argv is None:
+        assert one(text).unknown  # Deno.execPath() is a call: built at run time
+    else:
+        assert one(text).argv == argv
+
+
+@pytest.mark.parametrize(
+    ("text", "argv"),
+    [
+        (f"{CP}.spawnSync('pytest', [...files])", ("pytest",)),
+        (f"{CP}.spawn('git', ['add', ...files])", ("git", "add")),
+        (f"{CP}.spawn('git', args)", ("git",)),
+        ("new Deno.Command('git', {args})", ("git",)),
+        (f"{CP}.fork('x.js', args)", ("node", "x.js")),
+        ("Bun.spawn(['git', 'add', ...files])", ("git", "add")),
+    ],
+)
+def test_an_argv_of_unknown_length_keeps_its_known_part(text: str, argv: tuple[str, ...]) -> None:
+    assert one(text) == Launch(api=one(text).api, argv=argv, rest=True, line=1)
+
+
+def test_a_program_named_at_run_time_is_still_unknown() -> None:
+    assert one(f"{CP}.spawn(prog, [...files])").unknown
+
+
+def test_fork_with_node_options_built_at_run_time_is_unknown() -> None:
+    assert "node options" in one(f"{CP}.fork('x.js', [], {{execArgv: flags}})").unknown
+
+
+def test_the_rest_of_an_argv_fed_input_is_an_unknown_word() -> None:
+    launch = one(f"{CP}.spawnSync('sh', args, {{input: 'ls'}})")
+    assert launch.shell == f"sh \"{RUNTIME}\" <<'REIN_INPUT'\nls\nREIN_INPUT"
+
+
+# --- process APIs reached through Reflect and Object ---------------------------------------------------
+
+REFLECTED = [
+    (f"const cp = {CP}; Reflect.get(cp, 'execSync')('git push -f')", "git push -f"),
+    (f"Reflect.apply({CP}.execSync, null, ['git push -f'])", "git push -f"),
+    (f"const run = Reflect.get({CP}, 'exec'); run('ls')", "ls"),
+]
+
+
+@pytest.mark.parametrize(("text", "line"), REFLECTED, ids=[case[0] for case in REFLECTED])
+def test_reflect_with_a_literal_name_is_the_call(text: str, line: str) -> None:
+    assert one(text).shell == line
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"const cp = {CP}; Object.values(cp)[5]('git push -f')",
+        f"const cp = {CP}; Object.entries(cp).find(([k]) => k === 'execSync')[1]('git push -f')",
+        f"const cp = {CP}; cp[Object.keys(cp)[3]]('git push -f')",
+        f"const cp = {CP}; Reflect.get(cp, name)('git push -f')",
+        f"const cp = {CP}; const f = Reflect.get(cp, name); f('git push -f')",
+        f"const cp = {CP}; const f = cp[name]; f('git push -f')",
+        f"const cp = {CP}; Object.getOwnPropertyNames(cp).forEach(k => k)",
+    ],
+)
+def test_child_process_functions_picked_at_run_time_are_unknown(text: str) -> None:
+    found = read(text, {})
+    assert found and any(launch.api.startswith("child_process") and launch.unknown for launch in found)
+
+
+def test_a_process_function_passed_on_through_a_logical_operator_is_unknown() -> None:
+    assert "passed where" in one(f"const {{exec}} = {CP}; (exec || fallback)('git push -f')").unknown
+
+
+# --- code that never runs, and process functions only looked at --------------------------------------
+
+NEVER_RUN = [
+    "new Function(\"require('child_process').execSync('git push -f')\")",
+    "const fn = new Function(\"require('child_process').execSync('git push -f')\")",
+    f"function danger() {{ {CP}.execSync('git push -f') }} console.log('ok')",
+    f"const danger = () => {CP}.execSync('git push -f'); console.log('ok')",
+    f"function a() {{ {CP}.execSync('git push -f') }} function b() {{ a() }}",  # only dead code calls it
+    f"function danger() {{ danger(); {CP}.execSync('git push -f') }}",
+    f"const {{exec}} = {CP}; console.log(typeof exec)",
+    f"const {{exec}} = {CP}; console.log(exec)",
+    f"const {{exec}} = {CP}; if (!exec) throw 0",
+    f"const {{exec}} = {CP}; console.log(exec.name, String(exec))",
+    f"const cp = {CP}; console.log(typeof cp.execSync === 'function')",
+]
+
+
+@pytest.mark.parametrize("text", NEVER_RUN)
+def test_code_that_never_runs_launches_nothing(text: str) -> None:
+    assert read(text, {}) == ()
+
+
+MAY_RUN = [
+    f"function danger() {{ {CP}.execSync('git push -f') }} danger()",
+    f"function danger() {{ {CP}.execSync('git push -f') }} setTimeout(danger)",
+    f"function danger() {{ {CP}.execSync('git push -f') }} eval('dang' + 'er()')",
+    f"function danger() {{ {CP}.execSync('git push -f') }} eval('\\\\u0064anger()')",
+    f"function danger() {{ {CP}.execSync('git push -f') }} globalThis['dan' + 'ger']()",
+    f"function danger() {{ {CP}.execSync('git push -f') }} this[name]()",
+    f"export function danger() {{ {CP}.execSync('git push -f') }}",
+    f"function danger() {{ {CP}.execSync('git push -f') }} module.exports = {{danger}}",
+    f"function danger() {{ {CP}.execSync('git push -f') }} require('./x.js')",
+    f"function danger() {{ {CP}.execSync('git push -f') }} import('data:text/javascript,d' + 'anger()')",
+    "new Function(\"require('child_process').execSync('git push -f')\")()",
+    "const f = new Function(\"require('child_process').execSync('git push -f')\"); f()",
+    "[new Function(\"require('child_process').execSync('git push -f')\")][0]()",
+]
+
+
+@pytest.mark.parametrize("text", MAY_RUN)
+def test_code_that_may_run_is_read(text: str) -> None:
+    found = read(text, {})
+    assert any(launch.shell == "git push -f" or launch.unknown for launch in found), found
+
+
+# --- removals of computed paths -----------------------------------------------------------------------
+
+COMPUTED_REMOVALS = [
+    ("require('fs').rmSync(require('path').dirname(process.cwd()), {recursive: true})", ("rm", "-rf", "..")),
+    ("require('fs').rmSync(require('os').tmpdir(), {recursive: true})", ("rm", "-rf", "/tmp")),
+    ("require('fs').rmSync(process.cwd() + '/..', {recursive: true})", ("rm", "-rf", "..")),
+    ("require('fs').rmSync(require('path').join(process.cwd(), '..'), {recursive: true})",
+     ("rm", "-rf", "..")),
+    ("require('fs').rmSync(process.cwd(), {recursive: true})", ("rm", "-rf", ".")),
+    ("Deno.removeSync(Deno.cwd() + '/..', {recursive: true})", ("rm", "-rf", "..")),
+    ("require('fs').rmSync(require('path').dirname(require('os').homedir()), {recursive: true})",
+     ("rm", "-rf", "$HOME/..")),
+    ("require('fs').rmSync(require('path').dirname('/home/dev/project'), {recursive: true})",
+     ("rm", "-rf", "/home/dev")),
+    ("const os = require('os'); require('fs').rmSync(require('path').dirname(os.homedir() + '/a/b'))",
+     ("rm", "$HOME/a")),
+    ("require('fs-extra').emptyDirSync('/home/dev')", ("rm", "-rf", "/home/dev")),
+    ("require('fs-extra').removeSync('/home/dev')", ("rm", "-rf", "/home/dev")),
+    ("require('rimraf').sync('/home/dev')", ("rm", "-rf", "/home/dev")),
+    ("require('rimraf').rimrafSync('/')", ("rm", "-rf", "/")),
+    ("const rimraf = require('rimraf'); rimraf('/x', () => {})", ("rm", "-rf", "/x")),
+    ("import {rimraf} from 'rimraf'; await rimraf('/x')", ("rm", "-rf", "/x")),
+    ("require('fs').rmSync(`${process.env.PWD}/..`, {recursive: true})", ("rm", "-rf", "..")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "argv"), COMPUTED_REMOVALS, ids=[case[0] for case in COMPUTED_REMOVALS])
+def test_removals_of_computed_paths(text: str, argv: tuple[str, ...]) -> None:
+    assert one(text).argv == argv
+
+
+GLOB_REMOVALS = [
+    ("const fs = require('fs'); for (const f of fs.readdirSync('/home/dev')) "
+     "fs.rmSync('/home/dev/' + f, {recursive: true})", "rm -rf /home/dev/*"),
+    ("const h = require('os').homedir(); require('fs').readdirSync(h).forEach(f => "
+     "require('fs').rmSync(h + '/' + f, {recursive: true}))", "rm -rf $HOME/*"),
+    ("const fs = require('fs'), p = require('path'), h = require('os').homedir(); "
+     "for (const f of fs.readdirSync(h)) fs.rmSync(p.join(h, f), {recursive: true})", "rm -rf $HOME/*"),
+    ("const fs = require('fs'); for (const f of fs.readdirSync('.')) fs.rmSync(f, {recursive: true})",
+     "rm -rf ./*"),
+    ("const fs = require('fs'), d = '/a b'; for (const f of fs.readdirSync(d)) fs.unlinkSync(`${d}/${f}`)",
+     "rm '/a b/'*"),
+    ("require('rimraf')('/home/dev/*')", "rm -rf /home/dev/*"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "line"), GLOB_REMOVALS, ids=[case[0] for case in GLOB_REMOVALS])
+def test_removing_each_entry_of_a_listed_directory_is_a_glob(text: str, line: str) -> None:
+    found = read(text, {})
+    assert [launch.shell for launch in found] == [line], found
+    assert not found[0].unknown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "const fs = require('fs'); for (const f of fs.readdirSync('/x')) fs.rmSync('/y/' + f)",  # elsewhere
+        "const fs = require('fs'); for (const f of fs.readdirSync(dir)) fs.rmSync(dir + '/' + f)",
+        "require('fs').rmSync('/home/dev/*', {recursive: true})",  # fs takes no globs: a file named `*`
+        "require('fs').rmSync(require('path').dirname(x), {recursive: true})",
+    ],
+)
+def test_removals_that_are_no_glob_of_a_known_directory(text: str) -> None:
+    assert all(launch.shell is None for launch in read(text, {}))

@@ -96,17 +96,17 @@ def test_a_string_runs_through_a_shell(code: str, api: str, shell: str) -> None:
         ("use IPC::Run3; my @c = ('ls'); run3 \\@c;", "run3", ("ls",)),
         ("unlink '/etc/x'", "unlink", ("rm", "/etc/x")),
         ("unlink('/a', '/b')", "unlink", ("rm", "/a", "/b")),
-        ('unlink "$ENV{HOME}/.bashrc"', "unlink", ("rm", "~/.bashrc")),
+        ('unlink "$ENV{HOME}/.bashrc"', "unlink", ("rm", "$HOME/.bashrc")),
         ("use File::Path qw(rmtree); rmtree('/x')", "rmtree", ("rm", "-rf", "/x")),
         ("use File::Path 'remove_tree'; remove_tree('/x')", "remove_tree", ("rm", "-rf", "/x")),
         ("File::Path::rmtree('/x')", "File::Path::rmtree", ("rm", "-rf", "/x")),
         (
             "File::Path::remove_tree($ENV{HOME}, {verbose => 1})",
             "File::Path::remove_tree",
-            ("rm", "-rf", "~"),
+            ("rm", "-rf", "$HOME"),
         ),
-        ('rmtree("$ENV{HOME}/src")', "rmtree", ("rm", "-rf", "~/src")),
-        ("rmtree($ENV{'HOME'} . '/src')", "rmtree", ("rm", "-rf", "~/src")),
+        ('rmtree("$ENV{HOME}/src")', "rmtree", ("rm", "-rf", "$HOME/src")),
+        ("rmtree($ENV{'HOME'} . '/src')", "rmtree", ("rm", "-rf", "$HOME/src")),
         ("rmtree(['/a', '/b'])", "rmtree", ("rm", "-rf", "/a", "/b")),
         ("use IPC::System::Simple qw(systemx); systemx('git', 'push')", "systemx", ("git", "push")),
         ("use IPC::System::Simple; capturex('git push')", "capturex", ("git push",)),  # never a shell
@@ -177,7 +177,7 @@ def test_strings_fold_as_perl_reads_them(code: str, shell: str) -> None:
         ('my ($c) = ("ls"); system "$c -l"', f"{RUNTIME} -l"),
         ('chomp(my $c = "ls"); system "$c -l"', f"{RUNTIME} -l"),
         ('my $c = "ls"; eval "1"; system "$c -l"', f"{RUNTIME} -l"),
-        ('for my $c ("ls") { system "$c -l" }', f"{RUNTIME} -l"),
+        ('for my $c (@ARGV) { system "$c -l" }', f"{RUNTIME} -l"),
         ('system(<<"EOF");\nrm -rf $d\nEOF\n', f"rm -rf {RUNTIME}\n"),
         ('open(FH, "$cmd |")', f"{RUNTIME} "),
     ],
@@ -364,7 +364,8 @@ def test_reading_never_raises(code: str) -> None:
 
 _PIECES = ["system", "(", ")", "'ls'", '"a$x b"', ",", "`", "qx{", "}", "eval", "open", "FH", "'-|'",
            "<<'E';\n", "\nE\n", "[", "]", "{", "=", "my", "$x", "@y", ".", "s/a/", "/e", ";", " ",
-           "\\"]  # fmt: skip
+           "\\", "for", "foreach", "(", "qw(a b)", "glob", "<~/*>", "rmtree", "dirname", "getcwd",
+           "$ENV{X}"]  # fmt: skip
 
 
 @settings(max_examples=300, deadline=None)
@@ -372,3 +373,87 @@ _PIECES = ["system", "(", ")", "'ls'", '"a$x b"', ",", "`", "qx{", "}", "eval", 
 def test_reading_perl_like_text_never_raises(pieces: list[str]) -> None:
     for launch in read("".join(pieces)):
         assert not launch.unknown.startswith("reading the perl program failed"), launch
+
+
+# --- loops over known lists --------------------------------------------------------------------------
+
+PERL_LOOPS = [
+    ('for my $c ("status", "log -1") { system("git $c") }', ["git status", "git log -1"]),
+    ('foreach my $d (qw(a b)) { my $cmd = "make $d"; system($cmd); }', ["make a", "make b"]),
+    ('my @steps = ("npm ci", "npm test"); for my $s (@steps) { system $s }', ["npm ci", "npm test"]),
+    ('for my $f ("a", "b") { `cat $f` }', ["cat a", "cat b"]),
+]
+
+
+@pytest.mark.parametrize(("code", "lines"), PERL_LOOPS, ids=[case[0] for case in PERL_LOOPS])
+def test_a_call_in_a_loop_over_a_known_list_launches_once_per_value(code: str, lines: list[str]) -> None:
+    found = read(code)
+    assert [launch.shell for launch in found] == lines, found
+    assert not any(launch.unknown for launch in found)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        'for my $c (@ARGV) { system("git $c") }',
+        'for my $c ("a") { $c = "push -f"; system("git $c") }',  # the body changes it
+        'for my $c ("a") { chomp($c); system("git $c") }',
+        'for my $c ("a") { eval "1"; system("git $c") }',
+        'system("git $_") for qw(status log)',  # `$_`: any code may change it
+        'for $c ("ls") { f(); system($c) } sub f { $c = "rm -rf /" }',  # a global a sub writes
+        'my @a = ("ls"); for my $x (@a) { $x = "rm -rf /" } system(@a)',  # written through the alias
+        'my @a = ("ls"); for (@a) { s/ls/rm/; } system(@a)',
+    ],
+)
+def test_a_loop_whose_variable_may_change_is_read_as_built_at_run_time(code: str) -> None:
+    assert any(launch.unknown for launch in read(code))
+
+
+# --- removals of computed paths, globs, the environment ------------------------------------------------
+
+PERL_REMOVALS = [
+    ("remove_tree((getpwuid($<))[7])", "remove_tree", ("rm", "-rf", "$HOME")),
+    ("rmtree(dirname(getcwd()))", "rmtree", ("rm", "-rf", "..")),
+    ("use Cwd; rmtree(Cwd::cwd())", "rmtree", ("rm", "-rf", ".")),
+    ('rmtree(dirname("/home/dev/x"))', "rmtree", ("rm", "-rf", "/home/dev")),
+    ("rmtree($ENV{PWD})", "rmtree", ("rm", "-rf", ".")),
+    ('unlink("~/x")', "unlink", ("rm", "~/x")),  # a literal `~` is a file named so
+]
+
+
+@pytest.mark.parametrize(("code", "api", "argv"), PERL_REMOVALS, ids=[case[0] for case in PERL_REMOVALS])
+def test_removals_of_computed_paths(code: str, api: str, argv: tuple[str, ...]) -> None:
+    assert only(code) == Launch(api=api, argv=argv, line=1)
+
+
+@pytest.mark.parametrize(
+    ("code", "line"),
+    [
+        ('remove_tree(glob("~"))', "rm -rf $HOME"),
+        ('remove_tree(glob("/home/dev/*"))', "rm -rf /home/dev/*"),
+        ('rmtree(glob("~/*"))', "rm -rf $HOME/*"),
+        ('rmtree(glob "~/*")', "rm -rf $HOME/*"),
+        ("rmtree(<~/*>)", "rm -rf $HOME/*"),
+        ("rmtree(<$ENV{HOME}/*>)", "rm -rf $HOME/*"),
+        ('unlink glob("/tmp/*.log")', "rm /tmp/*.log"),
+    ],
+)
+def test_removing_a_glob_is_a_shell_line_with_the_wildcards_unquoted(code: str, line: str) -> None:
+    assert only(code).shell == line
+
+
+def test_a_sub_the_program_defines_is_no_builtin_path_function() -> None:
+    assert read('sub dirname { "/" } rmtree(dirname("x"))') == ()  # built at run time: data
+
+
+def test_the_environment_rein_knows_fills_env() -> None:
+    assert launches("perl", "rmtree($ENV{TARGET})", {"TARGET": "/usr"}) == (
+        Launch(api="rmtree", argv=("rm", "-rf", "/usr"), line=1),
+    )
+    assert read("rmtree($ENV{TARGET})") == ()
+    assert launches("perl", "system $ENV{CMD}", {"CMD": "ls"})[0].shell == "ls"
+
+
+def test_a_lexical_loop_variable_is_its_own() -> None:
+    code = 'for my $c ("ls") { f(); system($c) } sub f { $c = "rm -rf /" }'
+    assert [launch.shell for launch in read(code)] == ["ls"]

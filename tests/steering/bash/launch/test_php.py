@@ -67,11 +67,11 @@ def test_a_string_runs_through_a_shell(code: str, api: str, shell: str) -> None:
         ("unlink('/etc/x');", "unlink", ("rm", "/etc/x")),
         ("rmdir('/x');", "rmdir", ("rmdir", "/x")),
         ("UNLINK('/x');", "UNLINK", ("rm", "/x")),
-        ("unlink(getenv('HOME') . '/.bashrc');", "unlink", ("rm", "~/.bashrc")),
-        ("rmdir(getenv('HOME'));", "rmdir", ("rmdir", "~")),
-        ("unlink($_SERVER['HOME'] . '/x');", "unlink", ("rm", "~/x")),
-        ("unlink($_ENV['HOME'] . '/x');", "unlink", ("rm", "~/x")),
-        ("unlink(\"{$_SERVER['HOME']}/x\");", "unlink", ("rm", "~/x")),
+        ("unlink(getenv('HOME') . '/.bashrc');", "unlink", ("rm", "$HOME/.bashrc")),
+        ("rmdir(getenv('HOME'));", "rmdir", ("rmdir", "$HOME")),
+        ("unlink($_SERVER['HOME'] . '/x');", "unlink", ("rm", "$HOME/x")),
+        ("unlink($_ENV['HOME'] . '/x');", "unlink", ("rm", "$HOME/x")),
+        ("unlink(\"{$_SERVER['HOME']}/x\");", "unlink", ("rm", "$HOME/x")),
         ("unlink('~/x');", "unlink", ("rm", "~/x")),
     ],
 )
@@ -322,7 +322,8 @@ def test_reading_never_raises(code: str) -> None:
 
 
 _PIECES = ["system", "(", ")", "'ls'", '"a$x b"', ",", "`", "eval", "call_user_func", "$f", "<?php ", "?>",
-           "<<<E\n", "\nE;\n", "[", "]", "{", "}", "=", ".", ";", " ", "\\", "&", "...", "$$"]  # fmt: skip
+           "<<<E\n", "\nE;\n", "[", "]", "{", "}", "=", ".", ";", " ", "\\", "&", "...", "$$",
+           "foreach", "as", "$c", "getenv", "getcwd", "dirname", "unlink"]  # fmt: skip
 
 
 @settings(max_examples=300, deadline=None)
@@ -330,3 +331,58 @@ _PIECES = ["system", "(", ")", "'ls'", '"a$x b"', ",", "`", "eval", "call_user_f
 def test_reading_php_like_text_never_raises(pieces: list[str]) -> None:
     for launch in read("".join(pieces)):
         assert not launch.unknown.startswith("reading the php program failed"), launch
+
+
+# --- loops over known arrays -------------------------------------------------------------------------
+
+PHP_LOOPS = [
+    ('foreach (["status", "log -1"] as $c) { system("git $c"); }', ["git status", "git log -1"]),
+    ('$l = ["a", "b"]; foreach ($l as $c) { $cmd = "make " . $c; exec($cmd); }', ["make a", "make b"]),
+    ("foreach (['x', 'y'] as $f) { echo `cat $f`; }", ["cat x", "cat y"]),
+]
+
+
+@pytest.mark.parametrize(("code", "lines"), PHP_LOOPS, ids=[case[0] for case in PHP_LOOPS])
+def test_a_call_in_a_loop_over_a_known_array_launches_once_per_value(code: str, lines: list[str]) -> None:
+    found = read(code)
+    assert [launch.shell for launch in found] == lines, found
+    assert not any(launch.unknown for launch in found)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        'foreach ($argv as $c) { system("git $c"); }',
+        'foreach (["a"] as $c) { $c = "push -f"; system("git $c"); }',  # the body changes it
+        'foreach (["a"] as $k => $c) { system("git $c"); }',
+        'foreach (["a"] as &$c) { system("git $c"); }',
+        'function f() { global $c; $c = "rm -rf /"; } foreach (["ls"] as $c) { f(); system($c); }',
+        'foreach ([...$rest, "a"] as $c) { system($c); }',
+    ],
+)
+def test_a_loop_whose_variable_may_change_is_read_as_built_at_run_time(code: str) -> None:
+    assert any(launch.unknown for launch in read(code))
+
+
+# --- computed paths, the environment -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("code", "argv"),
+    [
+        ("rmdir(dirname(getcwd()));", ("rmdir", "..")),
+        ("unlink(getcwd() . '/x');", ("rm", "x")),
+        ("rmdir(dirname(getenv('HOME')));", ("rmdir", "$HOME/..")),
+        ("unlink('~');", ("rm", "~")),  # a literal `~` is a file named so
+    ],
+)
+def test_removals_of_computed_paths(code: str, argv: tuple[str, ...]) -> None:
+    assert only(code).argv == argv
+
+
+def test_the_environment_rein_knows_fills_getenv() -> None:
+    assert launches("php", "unlink(getenv('T'));", {"T": "/x"}) == (
+        Launch(api="unlink", argv=("rm", "/x"), line=1),
+    )
+    assert read("unlink(getenv('T'));") == ()
+    assert launches("php", "system($_SERVER['CMD']);", {"CMD": "ls"})[0].shell == "ls"

@@ -112,13 +112,13 @@ def test_a_string_runs_through_a_shell(code: str, api: str, shell: str) -> None:
         ("FileUtils.rmtree('/x')", "FileUtils.rmtree", ("rm", "-rf", "/x")),
         ("FileUtils.rm_rf(['/a', '/b'])", "FileUtils.rm_rf", ("rm", "-rf", "/a", "/b")),
         ("FileUtils.rm_rf('~/x')", "FileUtils.rm_rf", ("rm", "-rf", "~/x")),
-        ("FileUtils.rm_rf(Dir.home)", "FileUtils.rm_rf", ("rm", "-rf", "~")),
-        ("FileUtils.rm_rf(ENV['HOME'])", "FileUtils.rm_rf", ("rm", "-rf", "~")),
-        ("FileUtils.rm_rf(ENV.fetch('HOME'))", "FileUtils.rm_rf", ("rm", "-rf", "~")),
-        ("FileUtils.rm_rf(File.expand_path('~'))", "FileUtils.rm_rf", ("rm", "-rf", "~")),
-        ("FileUtils.rm_rf(File.expand_path('~/src'))", "FileUtils.rm_rf", ("rm", "-rf", "~/src")),
-        ("FileUtils.rm_rf(File.join(Dir.home, 'x'))", "FileUtils.rm_rf", ("rm", "-rf", "~/x")),
-        ('FileUtils.rm_rf("#{Dir.home}/x")', "FileUtils.rm_rf", ("rm", "-rf", "~/x")),
+        ("FileUtils.rm_rf(Dir.home)", "FileUtils.rm_rf", ("rm", "-rf", "$HOME")),
+        ("FileUtils.rm_rf(ENV['HOME'])", "FileUtils.rm_rf", ("rm", "-rf", "$HOME")),
+        ("FileUtils.rm_rf(ENV.fetch('HOME'))", "FileUtils.rm_rf", ("rm", "-rf", "$HOME")),
+        ("FileUtils.rm_rf(File.expand_path('~'))", "FileUtils.rm_rf", ("rm", "-rf", "$HOME")),
+        ("FileUtils.rm_rf(File.expand_path('~/src'))", "FileUtils.rm_rf", ("rm", "-rf", "$HOME/src")),
+        ("FileUtils.rm_rf(File.join(Dir.home, 'x'))", "FileUtils.rm_rf", ("rm", "-rf", "$HOME/x")),
+        ('FileUtils.rm_rf("#{Dir.home}/x")', "FileUtils.rm_rf", ("rm", "-rf", "$HOME/x")),
         ("FileUtils.rm('/x')", "FileUtils.rm", ("rm", "/x")),
         ("FileUtils.rm_f('/x')", "FileUtils.rm_f", ("rm", "-f", "/x")),
         ("File.delete('/etc/x')", "File.delete", ("rm", "/etc/x")),
@@ -190,7 +190,7 @@ def test_strings_fold_as_ruby_reads_them(code: str, shell: str) -> None:
         ('x = "ls"; x += "a"; system("#{x} -l")', f"{RUNTIME} -l"),
         ('x = "ls"; f(x); system("#{x} -l")', f"{RUNTIME} -l"),
         ('x = "ls"; eval("x = 1"); system("#{x} -l")', f"{RUNTIME} -l"),
-        ('[1].each { |x| system("#{x} -l") }', f"{RUNTIME} -l"),
+        ('list.each { |x| system("#{x} -l") }', f"{RUNTIME} -l"),
         ('(x = "ls") << " /"; system("#{x} -l")', f"{RUNTIME} -l"),
         ('x = "ls"; (x) << " /"; system("#{x} -l")', f"{RUNTIME} -l"),
         ('x = "ls"; y = x; y << " /"; system("#{x} -l")', f"{RUNTIME} -l"),
@@ -276,7 +276,7 @@ def test_an_argv_with_a_run_time_element_is_known_but_a_run_time_program_is_not(
         "IO.popen('-')",  # forks, runs no command
         "open('|-')",
         "FileUtils.rm_rf(path)",  # a removal of a path built at run time is data
-        "FileUtils.rm_rf(Dir.glob('*'))",
+        "FileUtils.rm_rf(Dir.glob(pattern))",
         "File.delete(x)",
         "conn.exec('DROP TABLE x')",  # some other object's method
         "send(:puts, 'git push -f')",
@@ -383,7 +383,8 @@ def test_reading_never_raises(code: str) -> None:
 
 _PIECES = ["system", "(", ")", "'ls'", '"a#{x}b"', ",", "`", "%x(", "eval", "send", ":system", "<<~E\n",
            "\nE\n", "[", "]", "{", "}", "=", "x", ".", "method", "call", "*", "FileUtils", "rm_rf",
-           " "]  # fmt: skip
+           " ", "each", "|c|", "do", "end", "for", "in", "%w[a b]", "Dir", "glob", "Pathname", "rmtree",
+           "ENV"]  # fmt: skip
 
 
 @settings(max_examples=300, deadline=None)
@@ -391,3 +392,90 @@ _PIECES = ["system", "(", ")", "'ls'", '"a#{x}b"', ",", "`", "%x(", "eval", "sen
 def test_reading_ruby_like_text_never_raises(pieces: list[str]) -> None:
     for launch in read("".join(pieces)):
         assert not launch.unknown.startswith("reading the ruby program failed"), launch
+
+
+# --- loops over known lists --------------------------------------------------------------------------
+
+RUBY_LOOPS = [
+    ('%w[status log].each { |c| system("git #{c}") }', ["git status", "git log"]),
+    ('["a", "b"].each do |x| cmd = "make #{x}"; system(cmd) end', ["make a", "make b"]),
+    ('for y in ["b", "c"] do system(y) end', ["b", "c"]),
+    ('steps = ["npm ci", "npm test"]; steps.each { |s| system(s) }', ["npm ci", "npm test"]),
+    ("%w[a b].map { |f| `cat #{f}` }", ["cat a", "cat b"]),
+    ("%w[a a].each { |c| system(c) }", ["a"]),
+]
+
+
+@pytest.mark.parametrize(("code", "lines"), RUBY_LOOPS, ids=[case[0] for case in RUBY_LOOPS])
+def test_a_call_in_a_loop_over_a_known_list_launches_once_per_value(code: str, lines: list[str]) -> None:
+    found = read(code)
+    assert [launch.shell for launch in found] == lines, found
+    assert not any(launch.unknown for launch in found)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        'list.each { |c| system("git #{c}") }',
+        '%w[a].each { |c| c << " -f"; system("git push #{c}") }',  # the body changes it
+        '%w[a].each { |c| c = "push -f"; system("git #{c}") }',
+        '%w[a].each { |c| mutate(c); system("git #{c}") }',  # passed where rein cannot see
+        '%w[a].each { |c, d| system("git #{c}") }',
+        '%w[a].each { |c| eval("c = 1"); system("git #{c}") }',
+        '[*rest, "a"].each { |c| system(c) }',
+        'y = "a"; pr = proc { y.replace("rm") }; for y in ["ls"] do pr.call; system(y) end',
+    ],
+)
+def test_a_loop_whose_variable_may_change_is_read_as_built_at_run_time(code: str) -> None:
+    assert any(launch.unknown for launch in read(code))
+
+
+# --- removals of computed paths, globs, the environment ------------------------------------------------
+
+RUBY_REMOVALS = [
+    ("Pathname.new(Dir.home).rmtree", "Pathname#rmtree", ("rm", "-rf", "$HOME")),
+    ('Pathname("/usr").rmtree', "Pathname#rmtree", ("rm", "-rf", "/usr")),
+    ('Pathname.new("/x").delete', "Pathname#delete", ("rm", "/x")),
+    ("FileUtils.rm_rf(File.dirname(Dir.pwd))", "FileUtils.rm_rf", ("rm", "-rf", "..")),
+    ('FileUtils.rm_rf(File.expand_path(".."))', "FileUtils.rm_rf", ("rm", "-rf", "..")),
+    ('FileUtils.rm_rf(File.expand_path("/usr/local/.."))', "FileUtils.rm_rf", ("rm", "-rf", "/usr")),
+    ("FileUtils.rm_rf(File.dirname(Dir.home))", "FileUtils.rm_rf", ("rm", "-rf", "$HOME/..")),
+    ('FileUtils.rm_rf(File.dirname("/home/dev/x"))', "FileUtils.rm_rf", ("rm", "-rf", "/home/dev")),
+    ("FileUtils.rm_rf(Dir.pwd)", "FileUtils.rm_rf", ("rm", "-rf", ".")),
+    ('FileUtils.rm_rf("~")', "FileUtils.rm_rf", ("rm", "-rf", "~")),  # a literal `~` is a file named so
+    ('FileUtils.rm_rf(ENV["PWD"])', "FileUtils.rm_rf", ("rm", "-rf", ".")),
+]
+
+
+@pytest.mark.parametrize(("code", "api", "argv"), RUBY_REMOVALS, ids=[case[0] for case in RUBY_REMOVALS])
+def test_removals_of_computed_paths(code: str, api: str, argv: tuple[str, ...]) -> None:
+    assert only(code) == Launch(api=api, argv=argv, line=1)
+
+
+@pytest.mark.parametrize(
+    ("code", "line"),
+    [
+        ('FileUtils.rm_rf(Dir.glob("/home/dev/*"))', "rm -rf /home/dev/*"),
+        ('FileUtils.rm_rf(Dir["/home/dev/*"])', "rm -rf /home/dev/*"),
+        ('FileUtils.rm_r(Dir.glob("~/*"))', "rm -rf $HOME/*"),
+        ('FileUtils.rm_rf(Dir.glob("/a b/*.log"))', "rm -rf '/a b/'*.log"),
+        ('FileUtils.rm_rf(Dir.glob("*"))', "rm -rf *"),
+    ],
+)
+def test_removing_a_glob_is_a_shell_line_with_the_wildcards_unquoted(code: str, line: str) -> None:
+    assert only(code) == Launch(api=only(code).api, shell=line, line=1)
+
+
+def test_the_environment_rein_knows_fills_env() -> None:
+    code = 'FileUtils.rm_rf(ENV["TARGET"])'
+    assert launches("ruby", code, {"TARGET": "/"}) == (
+        Launch(api="FileUtils.rm_rf", argv=("rm", "-rf", "/"), line=1),
+    )
+    assert read(code) == ()  # a path built at run time is data
+    assert only('system(ENV.fetch("CMD"))').unknown
+    assert launches("ruby", 'system(ENV.fetch("CMD"))', {"CMD": "ls"})[0].shell == "ls"
+
+
+def test_home_in_a_shell_line_is_the_variable() -> None:
+    assert only('system("rm -rf #{Dir.home}/x")').shell == "rm -rf $HOME/x"
+    assert only('system("ls #{Dir.pwd}")').shell == "ls $PWD"

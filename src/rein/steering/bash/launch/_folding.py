@@ -1,17 +1,19 @@
 """What the Ruby, Perl and PHP readers share: a folded string value (literal text with holes for parts
-built at run time and for the home directory), the launches built from such values, the variables
-assigned once from a literal, and the unknown launch for a program that does not parse.
+built at run time, for the home and the working directory), the launches built from such values, the
+variables assigned once from a literal, loops over known lists, and the unknown launch for a program
+that does not parse.
 
 It reads no program itself: each language folds its own syntax into `Value`s and calls these.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
-from collections.abc import Callable, Iterator, Sequence
+import shlex
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Generic, TypeVar
 
 from rein.steering.bash.launch._launch import RUNTIME, Launch
 from rein.steering.bash.launch._tree import Node
@@ -24,14 +26,15 @@ MAX_PARTS = 1 << 10
 """A folded string of more parts than this is treated as built at run time."""
 MAX_ITEMS = 1 << 12
 """A folded list longer than this is treated as built at run time."""
-T = TypeVar("T")
 
 
 class Mark(Enum):
     RUNTIME = "runtime"
     """A part only known at run time."""
     HOME = "home"
-    """The home directory (`Dir.home`, `$ENV{HOME}`, `getenv('HOME')`)."""
+    """The home directory (`Dir.home`, `$ENV{HOME}`, `getenv('HOME')`): `$HOME`."""
+    CWD = "cwd"
+    """The working directory (`Dir.pwd`, `getcwd()`): `.` in a path, `$PWD` in a shell line."""
 
 
 Part = str | Mark
@@ -44,6 +47,8 @@ class Value:
     parts: tuple[Part, ...] = ()
     spread: bool = False
     """A list element that stands for any number of elements (`@args`, `*args`)."""
+    glob: bool = False
+    """A pattern the API expands (`glob("/x/*")`, `Dir["/x/*"]`): each match."""
 
     def __add__(self, other: Value) -> Value:
         parts = list(self.parts)
@@ -69,13 +74,14 @@ class Value:
         return self.spread or (Mark.RUNTIME in self.parts and not any(isinstance(p, str) for p in self.parts))
 
     def arg(self) -> str | None:
-        """As one argv element: a literal, or home written `~` / `~/rest` (the caller keeps a leading
-        `~/` unquoted so the walker expands it); None for anything else."""
+        """As one argv element: a literal, home written `$HOME` / `$HOME/rest` (the caller keeps a
+        leading `$HOME` unquoted so the walker expands it, and quotes a literal `~`), the working
+        directory as a relative path; None for anything else."""
         if self.spread:
             return None
         head, rest = (self.parts[0], Value(self.parts[1:]).text) if self.parts else ("", "")
-        if head is Mark.HOME and rest is not None and (not rest or rest.startswith("/")):
-            return "~" + rest
+        if head in (Mark.HOME, Mark.CWD) and rest is not None and (not rest or rest.startswith("/")):
+            return "$HOME" + rest if head is Mark.HOME else posixpath.normpath("." + rest)
         return self.text
 
     def shell(self) -> tuple[str, bool]:
@@ -87,10 +93,11 @@ class Value:
             if isinstance(part, str):
                 out.append(part)
                 quote = _quoting(part, quote)
-            elif part is Mark.HOME and quote != "'":
+            elif part in (Mark.HOME, Mark.CWD) and quote != "'":
                 after = self.parts[index + 1] if index + 1 < len(self.parts) else ""
                 glued = isinstance(after, str) and (after[:1].isalnum() or after[:1] == "_")
-                out.append("${HOME}" if glued else "$HOME")  # `$HOMEx` would be another variable
+                name = "HOME" if part is Mark.HOME else "PWD"
+                out.append("${" + name + "}" if glued else "$" + name)  # `$HOMEx` is another variable
             else:
                 out.append(RUNTIME)
                 unknown = True
@@ -99,6 +106,7 @@ class Value:
 
 RUNTIME_VALUE = Value((Mark.RUNTIME,))
 HOME_VALUE = Value((Mark.HOME,))
+CWD_VALUE = Value((Mark.CWD,))
 SPREAD = Value((Mark.RUNTIME,), spread=True)
 
 
@@ -157,10 +165,69 @@ def unknown_launch(api: str, why: str, at: int) -> Launch:
 
 
 def removal(api: str, head: tuple[str, ...], paths: Sequence[Value], at: int) -> Launch | None:
-    """A file removal as the `rm` it amounts to. Only literal paths and the home directory count: a path
-    built at run time otherwise is data, not a process."""
-    known = tuple(arg for arg in (path.arg() for path in paths) if arg is not None)
-    return Launch(api=api, argv=(*head, *known), line=at) if known else None
+    """A file removal as the `rm` it amounts to. Only literal paths, paths below the home or working
+    directory, and globs of them count: a path built at run time otherwise is data, not a process. A
+    glob makes it a shell line, its wildcards unquoted, which the walker reads as every match."""
+    known = [(arg, path.glob) for path in paths if (arg := path.arg()) is not None]
+    if not known:
+        return None
+    if not any(glob for _, glob in known):
+        return Launch(api=api, argv=(*head, *(arg for arg, _ in known)), line=at)
+    words = [glob_word(arg) if glob else _word(arg) for arg, glob in known]
+    return Launch(api=api, shell=" ".join((*head, *words)), line=at)
+
+
+def _word(arg: str) -> str:
+    if arg == "$HOME" or arg.startswith("$HOME/"):
+        return "$HOME" + (shlex.quote(arg[5:]) if len(arg) > 5 else "")
+    return shlex.quote(arg)
+
+
+def parent(value: Value) -> Value:
+    """The directory a path is in (`File.dirname`, `dirname`): lexical for a literal, the parent of
+    home or of the working directory (which is absolute) for a path below them."""
+    known = value.text
+    if known is not None:
+        trimmed = known.rstrip("/")
+        return literal("/" if known and not trimmed else posixpath.dirname(trimmed) or ".")
+    head = value.parts[0] if value.parts else ""
+    rest = Value(value.parts[1:]).text
+    if head not in (Mark.HOME, Mark.CWD) or rest is None or (rest and not rest.startswith("/")):
+        return RUNTIME_VALUE
+    if head is Mark.CWD:
+        return literal(posixpath.normpath("." + rest + "/.."))
+    trimmed = rest.rstrip("/")
+    if not trimmed or ".." in trimmed.split("/"):
+        return Value((Mark.HOME, trimmed + "/.."))
+    above = posixpath.dirname(trimmed)
+    return HOME_VALUE if above == "/" else Value((Mark.HOME, above))
+
+
+def environment(env: Mapping[str, str], name: str | None) -> Value:
+    """An environment variable: `HOME` is home, `PWD` the working directory, another its value when
+    rein knows it (`TARGET=/ ruby -e ...`), else built at run time."""
+    if name in ("HOME", "PWD"):
+        return HOME_VALUE if name == "HOME" else CWD_VALUE
+    known = env.get(name) if name is not None else None
+    return literal(known) if known is not None else RUNTIME_VALUE
+
+
+def globbed(pattern: Value, home: bool = True) -> Value:
+    """The matches of a glob pattern (`glob("/x/*")`); a leading `~` is home when the API expands it."""
+    text = pattern.text
+    if home and text is not None and (text == "~" or text.startswith("~/")):
+        pattern = HOME_VALUE + literal(text[1:])
+    return Value(pattern.parts, glob=True)
+
+
+def below(path: str, home: bool = True) -> Value:
+    """A path as a file API outside the shell reads it, made absolute (`File.expand_path`): `~` is
+    home when `home` (Ruby expands it there), a relative path is below the working directory."""
+    if home and (path == "~" or path.startswith("~/")):
+        return HOME_VALUE + literal(path[1:])
+    if path.startswith("/"):
+        return literal(posixpath.normpath(path))
+    return Value((Mark.CWD, "/" + path)) if path not in ("", ".") else CWD_VALUE
 
 
 def at_line(found: Sequence[Launch], at: int) -> tuple[Launch, ...]:
@@ -181,53 +248,6 @@ def walk(node: Node) -> Iterator[Node]:
         stack.extend(reversed(current.children))
 
 
-class Bindings:
-    """Variables assigned exactly once, to be folded from that assignment's value. A language marks
-    every other write (or use that may write) of a name as poisoned; `off` disables all of it (code
-    that can assign variables by name, such as a string eval)."""
-
-    __slots__ = ("_values", "off")
-
-    def __init__(self) -> None:
-        self._values: dict[str, Node | None] = {}
-        self.off = False
-
-    def assign(self, name: str, value: Node) -> None:
-        self._values[name] = None if name in self._values else value
-
-    def poison(self, name: str) -> None:
-        self._values[name] = None
-
-    def get(self, name: str) -> Node | None:
-        return None if self.off else self._values.get(name)
-
-
-class Folder(Generic[T]):
-    """Folds the values variables were assigned: each once (a chain `a1 = a0 + a0; a2 = a1 + a1`
-    would otherwise take exponential time), none through its own definition (`a = b; b = a`)."""
-
-    __slots__ = ("_active", "_done")
-
-    def __init__(self) -> None:
-        self._active: set[int] = set()
-        self._done: dict[int, T] = {}
-
-    def resolve(self, bound: Node | None, fold: Callable[[Node], T], default: T) -> T:
-        if bound is None:
-            return default
-        if bound.id in self._done:
-            return self._done[bound.id]
-        if bound.id in self._active or len(self._active) > 32:
-            return default
-        self._active.add(bound.id)
-        try:
-            result = fold(bound)
-        finally:
-            self._active.discard(bound.id)
-        self._done[bound.id] = result
-        return result
-
-
 def syntax_launch(
     language: str, root: Node, src: bytes, names: re.Pattern[bytes], covered: Sequence[tuple[int, int]]
 ) -> Launch | None:
@@ -244,6 +264,23 @@ def syntax_launch(
     near = src[error.start_byte : error.start_byte + 30].decode("utf-8", "replace").strip() or "the end"
     why = f"the {language} program does not parse near {near!r}"
     return Launch(api=language, unknown=why, line=line(error))
+
+
+_WILDCARD = re.compile(r"(\*|\?|\[!?[\w.-]+\])")
+
+
+def glob_word(pattern: str) -> str:
+    """A glob pattern as one shell word: its wildcards (`*`, `?`, `[a-z]`) unquoted, so the walker reads
+    it as every match, the rest quoted; a leading `$HOME` stays the variable."""
+    head = ""
+    if pattern == "$HOME" or pattern.startswith("$HOME/"):
+        head, pattern = "$HOME", pattern[5:]
+    pieces = [
+        piece if _WILDCARD.fullmatch(piece) else shlex.quote(piece)
+        for piece in _WILDCARD.split(pattern)
+        if piece
+    ]
+    return head + "".join(pieces) if head or pieces else "''"
 
 
 def char(code: int) -> str:

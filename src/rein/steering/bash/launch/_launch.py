@@ -29,6 +29,10 @@ class Launch:
     """A command line run by a shell (`/bin/sh -c`); parts built at run time are `RUNTIME`."""
     argv: tuple[str | None, ...] = ()
     """An argv run directly, without a shell; None stands for one argument rein cannot know."""
+    rest: bool = False
+    """More arguments follow the argv, how many and which only known at run time (`["pytest",
+    *files]`): no shell reads them, so the walker checks the command with unknown arguments, which
+    a rule about flags or targets treats as unknown."""
     unknown: str = ""
     """Why what runs is not known statically; empty when it is."""
     line: int = 0

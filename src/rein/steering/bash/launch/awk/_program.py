@@ -131,10 +131,10 @@ class Program:
 
     def _add(self, name: str, index: int, value: str | None) -> None:
         action, phase = self.actions[index]
-        site = _Site(index, value, action, phase, self._unconditional(index))
+        site = _Site(index, value, action, phase, self.unconditional(index))
         self.sites.setdefault(name, []).append(site)
 
-    def _unconditional(self, index: int) -> bool:
+    def unconditional(self, index: int) -> bool:
         """Whether the statement at `index` runs whenever its action does: directly in the action's
         braces, not the body of an `if`, `else`, loop or `do`."""
         if self.nest[index] or self.braces[index] != 1:

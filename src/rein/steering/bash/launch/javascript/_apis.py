@@ -1,25 +1,32 @@
 """What one call of a node, Bun or Deno process API launches, given what it calls and its arguments.
 
 `child_process`: `exec`/`execSync` run a shell line; `execFile`/`spawn` (and their Sync forms) an argv,
-or a shell line (the program and its arguments joined by spaces, as node does) with `shell: true`;
-`fork` runs `node module args`. An `input` option of a Sync call is the launched command's stdin.
+or a shell line (the program and its arguments joined by spaces, as node does) with `shell: true`,
+both when a condition sets `shell`; a `shell` naming a program that is no POSIX shell runs
+`program -c line`. `fork` runs `node module args`. An `input` option of a Sync call is the launched
+command's stdin.
 `Bun.spawn`, `new Deno.Command`, `Deno.run` run an argv; a template tagged `$` (Bun, zx) is a shell
 line. The common npm wrappers too: execa (`execa` an argv, `execaCommand` a line), cross-spawn,
 shelljs (`exec`, `rm`). Removing files through `fs` (`rmSync`, `rm`, `rmdir`, `unlink`, their promise
-forms, fs-extra's `remove`) and `Deno.remove` is the `rm`/`rmdir` command it amounts to, when the path
-is known or home (a path built at run time is data). Code run from a string (`eval`, `Function`, `vm`,
-`setTimeout("...")`, a `Worker` with `eval: true`) is read with the same reader. Calls of anything
-else launch nothing.
+forms, fs-extra's `remove` and `emptyDir`, rimraf, whose patterns are globs) and `Deno.remove` is the
+`rm`/`rmdir` command it amounts to, when the path is known, below home or the working directory, or
+each entry of a listed directory (`rm -rf dir/*`); a path built at run time is data. Code run from a
+string (`eval`, `Function`, `vm`, `setTimeout("...")`, a `Worker` with `eval: true`) is read with the
+same reader. Calls of anything else launch nothing.
 """
 
 from __future__ import annotations
 
+import posixpath
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from rein.steering.bash.launch._folding import glob_word
 from rein.steering.bash.launch._launch import Launch
 from rein.steering.bash.launch._tree import Node
-from rein.steering.bash.launch.javascript._expr import Opt
+from rein.steering.bash.launch.javascript._options import Opt, condition, flag, option
+from rein.steering.bash.launch.javascript._paths import as_glob, as_path
 from rein.steering.bash.launch.javascript._refs import Ref
 from rein.steering.bash.launch.javascript._scan import unwrap
 from rein.steering.bash.launch.javascript._site import (
@@ -28,37 +35,62 @@ from rein.steering.bash.launch.javascript._site import (
     argv_and_options,
     code,
     fed,
-    flag,
     shell,
 )
-from rein.steering.bash.launch.javascript._values import UNKNOWN, Items, as_path, concat, literal
+from rein.steering.bash.launch.javascript._values import UNKNOWN, Items, Parts, concat, literal
 
 Handler = Callable[[Site], list[Launch]]
 CHILD_PROCESS = frozenset({"exec", "execSync", "execFile", "execFileSync", "spawn", "spawnSync", "fork"})
 _STRINGS = frozenset({"string", "template_string", "binary_expression"})
+_WILD = re.compile(r"[*?[]")
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh"})
+"""Shells that read a line as bash does; another program named as the shell runs `program -c line`."""
 
 
 def _exec(site: Site) -> list[Launch]:
     if not site.args:
         return []
-    return [fed(site, shell(site, site.program.string(site.args[0])), site.arg(1))]
+    options = site.arg(1)
+    launch = _through(
+        site, shell(site, site.program.string(site.args[0])), option(site.program, options, "shell")
+    )
+    return [fed(site, launch, options)]
 
 
 def _spawn(site: Site) -> list[Launch]:
+    """An argv, or with `shell` set a line of the program and its arguments joined by spaces; read both
+    ways when a condition sets it (`shell: process.platform === "win32"`)."""
     if not site.args:
         return []
     program = site.program
     head = program.string(site.args[0])
     items, options = argv_and_options(program, site.args[1:])
-    use_shell = flag(program, program.option(options, "shell"))
-    if use_shell is not False:
-        words = [head, *(items.items if items is not None else ())]
-        line = concat([part for index, word in enumerate(words) for part in ((" ",) * (index > 0), word)])
-        open_ = items is None or items.open
-        launch = shell(site, concat([line, (" ", *UNKNOWN) if open_ else ()]))
-        why = f"{site.api} has a shell option built at run time" if use_shell is None else launch.unknown
-        return [fed(site, replace(launch, unknown=why), options)]
-    return [fed(site, argv(site, (head,), items), options)]
+    setting = option(program, options, "shell")
+    use_shell = flag(program, setting)
+    direct = fed(site, argv(site, (head,), items), options)
+    if use_shell is False:
+        return [direct]
+    words = [head, *(items.items if items is not None else ())]
+    line = concat([part for index, word in enumerate(words) for part in ((" ",) * (index > 0), word)])
+    open_ = items is None or items.open
+    launch = _through(site, shell(site, concat([line, (" ", *UNKNOWN) if open_ else ()])), setting)
+    if use_shell is None:
+        if isinstance(setting, Node) and condition(program, setting):
+            return [direct, fed(site, launch, options)]
+        launch = replace(launch, unknown=f"{site.api} has a shell option built at run time")
+    return [fed(site, launch, options)]
+
+
+def _through(site: Site, launch: Launch, setting: Node | Opt) -> Launch:
+    """A shell line run by the shell the `shell` option names: a program other than a POSIX shell
+    runs it as `program -c line`, as node does."""
+    if not isinstance(setting, Node) or unwrap(setting).type not in _STRINGS or launch.shell is None:
+        return launch
+    name = site.program.literal(setting)
+    if name is None or posixpath.basename(name) in _SHELLS:
+        return launch
+    line = None if launch.unknown else launch.shell
+    return Launch(api=site.api, argv=(name, "-c", line), unknown=launch.unknown, line=site.line)
 
 
 def _fork(site: Site) -> list[Launch]:
@@ -67,13 +99,14 @@ def _fork(site: Site) -> list[Launch]:
     program = site.program
     items, options = argv_and_options(program, site.args[1:])
     path = program.string(site.args[0])
-    runner = program.option(options, "execPath")
-    flags = program.option(options, "execArgv")
+    runner = option(program, options, "execPath")
+    flags = option(program, options, "execArgv")
     head = ("node",) if runner is Opt.ABSENT else UNKNOWN if runner is Opt.UNKNOWN else program.string(runner)
     before = Items(()) if flags is Opt.ABSENT else None if flags is Opt.UNKNOWN else program.array(flags)
-    if before is None or items is None:
-        return [argv(site, (head,), None)]
-    return [argv(site, (head, *before.items, path), Items(items.items, items.open or before.open))]
+    if before is None or before.open:  # node's own options built at run time: `-e code` among them?
+        launch = argv(site, (head,), None)
+        return [replace(launch, unknown=f"{site.api} has node options built at run time")]
+    return [argv(site, (head, *before.items, path), items)]
 
 
 def _bun(site: Site) -> list[Launch]:
@@ -82,7 +115,7 @@ def _bun(site: Site) -> list[Launch]:
     if first is None:
         return []
     if unwrap(first).type == "object":
-        command = program.option(first, "cmd")
+        command = option(program, first, "cmd")
         first = command if isinstance(command, Node) else None
     items = program.array(first)
     if items is None or not items.items:
@@ -94,29 +127,46 @@ def _deno_command(site: Site) -> list[Launch]:
     program = site.program
     if not site.args:
         return []
-    args = program.option(site.arg(1), "args")
+    args = option(program, site.arg(1), "args")
     items = Items(()) if args is Opt.ABSENT else None if args is Opt.UNKNOWN else program.array(args)
     return [argv(site, (program.string(site.args[0]),), items)]
 
 
 def _deno_run(site: Site) -> list[Launch]:
-    command = site.program.option(site.arg(0), "cmd")
+    command = option(site.program, site.arg(0), "cmd")
     return _bun(replace(site, args=(command,))) if isinstance(command, Node) else [site.unknown()]
 
 
-def _remover(default: str, always: bool = False) -> Callable[[Site], list[Launch]]:
-    """`rm`/`rmdir` of a known path: recursive (`rm -rf`) when `always` or asked to (or maybe asked)."""
+def _remover(default: str, always: bool = False, globs: bool = False) -> Callable[[Site], list[Launch]]:
+    """`rm`/`rmdir` of a known path: recursive (`rm -rf`) when `always` or asked to (or maybe asked).
+    `globs`: the API expands a pattern (rimraf's), which the walker reads as every match."""
 
     def remove(site: Site) -> list[Launch]:
         target = site.arg(0)
-        path = as_path(site.program.string(target)) if target is not None else None
-        if path is None:
-            return []  # a path built at run time: data, not a command rein can check
-        recursive = always or flag(site.program, site.program.option(site.arg(1), "recursive")) is not False
-        words = ("rm", "-rf", path) if recursive else (default, path)
-        return [Launch(api=site.api, argv=words, line=site.line)]
+        items = site.program.array(target) if globs and target is not None else None
+        values = (
+            list(items.items)
+            if items is not None
+            else [site.program.string(target)]
+            if target is not None
+            else []
+        )
+        recursive = always or flag(site.program, option(site.program, site.arg(1), "recursive")) is not False
+        head = ("rm", "-rf") if recursive else (default,)
+        found = [_removal(site, head, value, globs) for value in values]
+        return [launch for launch in found if launch is not None]
 
     return remove
+
+
+def _removal(site: Site, head: tuple[str, ...], value: Parts, globs: bool) -> Launch | None:
+    """The removal of one path: an argv, or a shell line when it is a glob (every entry of a listed
+    directory, a pattern rimraf expands); nothing for a path built at run time (data)."""
+    path = as_path(value)
+    pattern = as_glob(value) if path is None else glob_word(path) if globs and _WILD.search(path) else None
+    if pattern is not None:
+        return Launch(api=site.api, shell=" ".join((*head, pattern)), line=site.line)
+    return Launch(api=site.api, argv=(*head, path), line=site.line) if path is not None else None
 
 
 def _eval(site: Site) -> list[Launch]:
@@ -149,7 +199,7 @@ def _timer(site: Site) -> list[Launch]:
 
 def _worker(site: Site) -> list[Launch]:
     """`new Worker(code, {eval: true})` runs `code`; a file name runs a file rein cannot see."""
-    is_code = flag(site.program, site.program.option(site.arg(1), "eval"))
+    is_code = flag(site.program, option(site.program, site.arg(1), "eval"))
     if is_code is False:
         return []
     return _eval(site) if is_code else [site.unknown("may run code built at run time")]
@@ -189,7 +239,12 @@ HANDLERS: dict[Ref, Handler] = {
     Ref("deno", "remove"): _remover("rm"), Ref("deno", "removeSync"): _remover("rm"),
     **{Ref(module, name): _remover(default) for module in ("fs", "fs/promises", "fs-extra")
        for name, default in _REMOVERS.items()},
-    **{Ref("fs-extra", name): _remover("rm", always=True) for name in ("remove", "removeSync")},
+    **{Ref("fs-extra", name): _remover("rm", always=True)
+       for name in ("remove", "removeSync", "emptyDir", "emptyDirSync", "emptydir")},
+    Ref("rimraf"): _remover("rm", always=True, globs=True),
+    **{Ref("rimraf", name): _remover("rm", always=True, globs=True)
+       for name in ("sync", "rimraf", "rimrafSync", "native", "nativeSync", "manual", "manualSync",
+                    "posix", "posixSync", "windows", "windowsSync", "moveRemove", "moveRemoveSync")},
     Ref("", "eval"): _eval, Ref("", "Function"): _function,
     Ref("", "setTimeout"): _timer, Ref("", "setInterval"): _timer,
     **{Ref("vm", name): _eval for name in ("runInNewContext", "runInThisContext", "runInContext", "Script")},
@@ -206,6 +261,8 @@ _QUIET = frozenset(
     {Ref("", "setTimeout"), Ref("", "setInterval"), Ref("deno", "remove"), Ref("deno", "removeSync")}
 )
 LAUNCHERS = frozenset(
-    ref for ref in HANDLERS if ref.module not in ("fs", "fs/promises", "fs-extra") and ref not in _QUIET
+    ref
+    for ref in HANDLERS
+    if ref.module not in ("fs", "fs/promises", "fs-extra", "rimraf") and ref not in _QUIET
 )
 """APIs that start processes or run code: one passed where rein cannot follow it is an unknown launch."""

@@ -8,11 +8,11 @@ environment rein knows. Anything else is a part built at run time. Numbers are t
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable
 from typing import TypeVar
 
 from rein.steering.bash.launch._tree import Node
+from rein.steering.bash.launch.javascript._paths import dirname, join_path
 from rein.steering.bash.launch.javascript._refs import Ref
 from rein.steering.bash.launch.javascript._scan import arguments, last, unwrap
 from rein.steering.bash.launch.javascript._scope import Names
@@ -23,7 +23,6 @@ from rein.steering.bash.launch.javascript._values import (
     Parts,
     concat,
     decode,
-    join_path,
     literal,
 )
 
@@ -32,13 +31,13 @@ _NAMES = frozenset({"identifier", "shorthand_property_identifier"})
 """A name read: `x`, or `{x}` in an object."""
 _HOMEDIR = Ref("os", "homedir")
 _PATHS = {Ref("path", "join"): False, Ref("path", "resolve"): True}
-
-
-class Opt(enum.Enum):
-    """An option an object does not set, or may set (a spread, a value built at run time)."""
-
-    ABSENT = "absent"
-    UNKNOWN = "unknown"
+_KNOWN_CALLS: dict[Ref, Parts] = {
+    _HOMEDIR: (Hole.HOME,), Ref("process", "cwd"): (Hole.CWD,), Ref("deno", "cwd"): (Hole.CWD,),
+    Ref("os", "tmpdir"): ("/tmp",),
+}  # fmt: skip
+"""Calls whose value rein knows: the home, working and temporary directories."""
+_KNOWN_MEMBERS: dict[Ref, Parts] = {Ref("process", "execPath"): ("node",), Ref("deno", "execPath"): ("deno",)}
+"""The running interpreter is `node` (rein reads node's code), or `deno`."""
 
 
 class Program(Names):
@@ -71,8 +70,27 @@ class Program(Names):
         if kind == "call_expression":
             return self._call_value(node)
         if kind in ("member_expression", "subscript_expression"):
-            return self._env(self.ref(node))
+            ref = self.ref(node)
+            if ref in _KNOWN_MEMBERS:
+                return _KNOWN_MEMBERS[ref]
+            if self._argv0(node):
+                return ("node",)
+            return self._element(node) if kind == "subscript_expression" else self._env(ref)
         return UNKNOWN
+
+    def _element(self, node: Node) -> Parts:
+        """`a[1]` of a known array (`process.env["X"]` is an environment variable)."""
+        index = self.key(node)
+        items = self.array(node.child_by_field_name("object"))
+        if items is None or index is None or not index.isdigit():
+            return self._env(self.ref(node))
+        return items.items[int(index)] if int(index) < len(items.items) else UNKNOWN
+
+    def _argv0(self, node: Node) -> bool:
+        """`process.argv[0]`: the running interpreter."""
+        if node.type != "subscript_expression" or self.key(node) != "0":
+            return False
+        return self.ref(node.child_by_field_name("object")) == Ref("process", "argv")
 
     def template(self, node: Node, raw: bool) -> Parts:
         """A template's text, each `${...}` replaced by its value; `raw` keeps escapes (`String.raw`)."""
@@ -104,10 +122,27 @@ class Program(Names):
                     items.append(self.string(child))
             return Items(tuple(items), open_)
         if node.type in _NAMES:
-            return self._through(self.text(node), True, Program.array)
+            choice = self.fixed.get(self.text(node))
+            if choice is not None and choice.nodes is not None:
+                return self._collected(choice.nodes)
+            return self.through(self.text(node), True, Program.array)
         if node.type == "call_expression":
             return self._split(node)
         return None
+
+    def _collected(self, nodes: tuple[Node, ...]) -> Items:
+        """The array a rest parameter collects: the arguments of one call (a spread of unknown length
+        leaves it open)."""
+        items: list[Parts] = []
+        open_ = False
+        for child in nodes:
+            if child.type == "spread_element":
+                inner = self.array(last(child))
+                items.extend(inner.items if inner is not None else ())
+                open_ = open_ or inner is None or inner.open
+            else:
+                items.append(self.string(child))
+        return Items(tuple(items), open_)
 
     def is_array(self, node: Node) -> bool | None:
         """Whether an argument is an array (True), an options object or nothing (False), or unknown."""
@@ -117,76 +152,26 @@ class Program(Names):
         if node.type in ("object", "arrow_function", "function_expression", "null", "undefined"):
             return False
         if node.type in _NAMES:
-            return self._through(self.text(node), True, Program.is_array)
-        return None
-
-    def option(self, node: Node | None, key: str) -> Node | Opt:
-        """The value an options object gives `key`."""
-        if node is None:
-            return Opt.ABSENT
-        node = unwrap(node)
-        if node.type == "object":
-            found: Node | Opt = Opt.ABSENT
-            for child in node.named_children:
-                if child.type == "pair":
-                    name = self.key(child)
-                    value = child.child_by_field_name("value")
-                    if name is None or name == key:
-                        found = value if name is not None and value is not None else Opt.UNKNOWN
-                elif child.type == "shorthand_property_identifier" and self.text(child) == key:
-                    found = child
-                elif child.type == "spread_element":
-                    inner = self.option(last(child), key)
-                    found = found if inner is Opt.ABSENT else inner
-                elif child.type == "method_definition":
-                    name_node = child.child_by_field_name("name")
-                    found = Opt.UNKNOWN if name_node is None or self.text(name_node) == key else found
-            return found
-        if node.type in ("null", "undefined", "arrow_function", "function_expression"):
-            return Opt.ABSENT  # no options, or a callback in their place
-        if node.type in _NAMES:
-            resolved = self._through(self.text(node), True, lambda owner, value: owner.option(value, key))
-            return Opt.UNKNOWN if resolved is None else resolved
-        return Opt.UNKNOWN
-
-    def truthy(self, node: Node) -> bool | None:
-        """Whether a value is true in a condition; None when built at run time."""
-        node = unwrap(node)
-        kind = node.type
-        if kind in ("true", "false", "null", "undefined"):
-            return kind == "true"
-        if kind == "number":
-            try:
-                return float(self.text(node).replace("_", "")) != 0
-            except ValueError:
-                return True  # 0x1, 1n: only a plain zero is false
-        if kind == "unary_expression" and self.text(node).startswith("!"):
-            inner = node.child_by_field_name("argument")
-            negated = self.truthy(inner) if inner is not None else None
-            return None if negated is None else not negated
-        if kind in _NAMES:
-            return self._through(self.text(node), False, Program.truthy)
-        if kind in ("string", "template_string"):
-            parts = self.string(node)
-            text = literal(parts)
-            return (
-                bool(text)
-                if text is not None
-                else any(isinstance(part, str) and part for part in parts) or None
-            )
-        if kind in ("object", "array", "arrow_function", "function_expression"):
-            return True
+            choice = self.fixed.get(self.text(node))
+            if choice is not None and choice.nodes is not None:
+                return True
+            return self.through(self.text(node), True, Program.is_array)
         return None
 
     def resolve(self, name: str, mutable: bool = False) -> tuple[Program, Node] | None:
         """The initializer of the constant `name`, and the program it is in: this one, or the one an
-        `eval` runs this program in."""
+        `eval` runs this program in; for a name read as one of its values (`fixed`), that value."""
+        choice = self.fixed.get(name)
+        if choice is not None:
+            if choice.node is None or (mutable and not self.kept(name)):
+                return None
+            return self, choice.node
         if name not in self.scan.writes and isinstance(self.parent, Program):
             return self.parent.resolve(name, mutable)
         value = self.const(name, mutable)
         return (self, value) if value is not None else None
 
-    def _through(self, name: str, mutable: bool, evaluate: Callable[[Program, Node], T]) -> T | None:
+    def through(self, name: str, mutable: bool, evaluate: Callable[[Program, Node], T]) -> T | None:
         """`evaluate` of the constant `name`'s initializer, in its program; None when it is no
         constant, or in a cycle (`const a = a + 'x'`)."""
         found = self.resolve(name, mutable)
@@ -200,15 +185,18 @@ class Program(Names):
             owner._busy.discard(name)
 
     def _name_value(self, name: str) -> Parts:
-        value = self._through(name, False, Program.string)
+        choice = self.fixed.get(name)
+        if choice is not None and choice.parts is not None:
+            return choice.parts
+        value = self.through(name, False, Program.string)
         return self._env(self.name_ref(name)) if value is None else value
 
     def _env(self, ref: Ref | None) -> Parts:
         """`process.env.NAME`: home, or the value rein knows for it."""
         if ref is None or ref.module not in ("process.env", "deno.env") or not ref.name:
             return UNKNOWN
-        if ref.name == "HOME":
-            return (Hole.HOME,)
+        if ref.name in ("HOME", "PWD"):
+            return (Hole.HOME,) if ref.name == "HOME" else (Hole.CWD,)
         value = self.env.get(ref.name)
         return (value,) if value is not None else UNKNOWN
 
@@ -234,10 +222,12 @@ class Program(Names):
         if template.type == "template_string":
             raw = self.text(function) == "String.raw"
             return self.template(template, raw=True) if raw else UNKNOWN
-        if target == _HOMEDIR:
-            return (Hole.HOME,)
+        if target in _KNOWN_CALLS and not args:
+            return _KNOWN_CALLS[target]
         if target in _PATHS:
             return join_path([self.string(arg) for arg in args], resolve=_PATHS[target])
+        if target == Ref("path", "dirname") and len(args) == 1:
+            return dirname(self.string(args[0]))
         if target == Ref("deno.env", "get") and args:
             name = self.literal(args[0])
             return self._env(Ref("deno.env", name)) if name else UNKNOWN
@@ -267,9 +257,13 @@ class Program(Names):
         return UNKNOWN
 
     def _split(self, call: Node) -> Items | None:
-        """`"git push -f".split(" ")`."""
+        """`"git push -f".split(" ")`, and `a.slice(1)` of a known array."""
         function = call.child_by_field_name("function")
-        if function is None or function.type != "member_expression" or self.key(function) != "split":
+        if function is None or function.type != "member_expression":
+            return None
+        if self.key(function) == "slice":
+            return self._slice(function.child_by_field_name("object"), arguments(call))
+        if self.key(function) != "split":
             return None
         subject_node = function.child_by_field_name("object")
         subject = self.literal(subject_node) if subject_node is not None else None
@@ -281,6 +275,16 @@ class Program(Names):
             return Items(((subject,),))
         pieces = list(subject) if separator == "" else subject.split(separator)
         return Items(tuple((piece,) for piece in pieces))
+
+    def _slice(self, subject: Node | None, args: tuple[Node, ...]) -> Items | None:
+        items = self.array(subject)
+        bounds = [self.literal(arg) for arg in args[:2]]
+        if items is None or any(bound is None or not bound.isdigit() for bound in bounds):
+            return None
+        start = int(bounds[0] or 0) if bounds else 0
+        stop = int(bounds[1] or 0) if len(bounds) > 1 else None
+        open_ = items.open and (stop is None or stop > len(items.items))
+        return Items(items.items[start:stop], open_)
 
     def _piece(self, start: int, end: int, raw: bool) -> str:
         body = self.src[start:end].decode("utf-8", "replace")

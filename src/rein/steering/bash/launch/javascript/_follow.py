@@ -21,8 +21,11 @@ from rein.steering.bash.launch.javascript._scan import tagged
 
 _WATCHED = LAUNCHERS | {REQUIRE, Ref("module", "require")}
 """Functions that start processes, run code or load modules: passed away, they are unknown launches."""
-_CALLABLE_USES = frozenset({"binary_expression", "unary_expression"})
-"""`typeof eval`, `x instanceof Function`: a look at the function, not a call of it."""
+_PASSING = frozenset({"||", "&&", "??"})
+"""Operators whose value is an operand: `(exec || spawn)(...)` passes the function on."""
+_CONSOLE = frozenset({"log", "info", "warn", "error", "debug", "dir", "table", "trace"})
+_INSPECTED = frozenset({"name", "length", "toString"})
+"""Properties of a function that only describe it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +53,10 @@ def follow(program: Program) -> Followed:
     escapes: list[tuple[Node, Ref]] = []
     for node, ref in uses:
         if ref.module == "child_process" and not ref.name:
-            lost = lost or not _module_use(program, node)
+            followed = _module_use(program, node)
+            lost = lost or not followed
+            if not followed and _picked(program, node):
+                escapes.append((node, ref))
         elif ref.module == "child_process" and ref.name not in CHILD_PROCESS:
             lost = True  # `cp.then(...)`, `cp.ChildProcess`: not a function the reader knows
         elif ref in _WATCHED and not _function_use(program, node, ref):
@@ -92,7 +98,29 @@ def _module_use(program: Program, node: Node) -> bool:
         return False
     if parent.type in ("member_expression", "subscript_expression") and _is(parent, "object", node):
         return program.key(parent) is not None
+    call = parent.parent if parent.type == "arguments" else None
+    if call is not None and call.type == "call_expression":  # `Reflect.get(cp, "execSync")`
+        return program.ref(call) is not None and parent.named_children[:1] == [node]
     return _bound(node, parent, patterns=True)
+
+
+def _picked(program: Program, node: Node) -> bool:
+    """Whether a function of the module is picked by a name built at run time (`cp[name]`,
+    `Reflect.get(cp, name)`) and kept rather than called on the spot, where calls are matched."""
+    node, parent = _use(node)
+    if parent is None:
+        return False
+    if parent.type == "arguments" and parent.parent is not None:
+        function = parent.parent.child_by_field_name("function")
+        if function is None or not program.text(function).startswith("Reflect.get"):
+            return False
+        picked = parent.parent
+    elif parent.type in ("member_expression", "subscript_expression") and _is(parent, "object", node):
+        picked = parent
+    else:
+        return False
+    picked, holder = _use(picked)
+    return holder is None or not (holder.type == "call_expression" and _is(holder, "function", picked))
 
 
 def _function_use(program: Program, node: Node, ref: Ref) -> bool:
@@ -103,13 +131,35 @@ def _function_use(program: Program, node: Node, ref: Ref) -> bool:
     if (kind == "call_expression" and _is(parent, "function", node)) or kind == "new_expression":
         return True
     if kind == "member_expression" and _is(parent, "object", node):
-        return ref.module != "child_process" or program.key(parent) in ("call", "apply", "bind")
+        key = program.key(parent)
+        return ref.module != "child_process" or key in ("call", "apply", "bind") or key in _INSPECTED
     if kind == "arguments" and parent.parent is not None and parent.parent.type == "call_expression":
-        function = parent.parent.child_by_field_name("function")
-        return function is not None and program.text(function).endswith("promisify")
-    if kind in _CALLABLE_USES and ref.module != "child_process":
-        return True
+        return _inspects(program, parent.parent, node)
+    if kind == "unary_expression":
+        return True  # `typeof exec`, `!exec`: a look at the function, not a call of it
+    if kind == "binary_expression":
+        operator = parent.child_by_field_name("operator")
+        return operator is not None and operator.type not in _PASSING  # `x instanceof Function`
     return _bound(node, parent, patterns=False)
+
+
+def _inspects(program: Program, call: Node, node: Node) -> bool:
+    """Whether a call passed the function only looks at it (`console.log(exec)`, `String(exec)`), or
+    runs it where rein follows (`promisify(exec)`, `Reflect.apply(exec, ...)`)."""
+    function = call.child_by_field_name("function")
+    if function is None:
+        return False
+    text = program.text(function)
+    if text.endswith("promisify"):
+        return True
+    args = call.child_by_field_name("arguments")
+    first = args is not None and args.named_children[:1] == [node]
+    if text == "Reflect.apply" and "Reflect" not in program.scan.writes:
+        return first
+    if text == "String" and "String" not in program.scan.writes:
+        return True
+    head, _, method = text.partition(".")
+    return head == "console" and method in _CONSOLE and "console" not in program.scan.writes
 
 
 def _exported(program: Program, statement: Node) -> bool:

@@ -9,13 +9,18 @@ read again with this reader), and loads it cannot resolve (`require(name)` with 
 time, `process.binding`: unknown launches). When the program takes `child_process` somewhere the
 reader cannot follow (`_javascript_follow`), calls named like its functions (`x.execSync(...)`,
 `spawn(...)`) count as its calls; otherwise `/re/.exec(s)` is no launch. A process function passed
-where the reader cannot follow it is an unknown launch.
+where the reader cannot follow it (or picked from the module at run time: `Object.values(cp)`,
+`Reflect.get(cp, name)`) is an unknown launch; only looked at (`typeof exec`), it is none.
+
+A call reading a loop's variable over known values, or a helper's parameter every call of the helper
+passes known values (`_loops`), is read once per value. Code that never runs (`_dead`: a function
+nothing calls or mentions, a `Function(...)` never called) launches nothing.
 
 `api` names the function by its module, whatever name the program bound it to:
 `child_process.execSync`, `fs.rmSync`, `fs.promises.rm`, `Bun.spawn`, `Bun.$` (a bare `$` tag: `$`),
 `Deno.Command`, `vm.runInThisContext`; globals by their name: `eval`, `Function`, `require`, `import`.
-Not read: control flow (every branch counts), scopes (a name written twice is not a constant), the
-values functions return, files the program loads.
+Not read: control flow (every branch counts), scopes (a name written twice is not a constant, but for
+a loop's variable or a parameter), the values functions return, files the program loads.
 """
 
 from __future__ import annotations
@@ -27,8 +32,10 @@ from rein.steering.bash.launch import _tree
 from rein.steering.bash.launch._launch import Launch
 from rein.steering.bash.launch._tree import Node
 from rein.steering.bash.launch.javascript._apis import CHILD_PROCESS, HANDLERS
+from rein.steering.bash.launch.javascript._dead import dead, unused, within
 from rein.steering.bash.launch.javascript._expr import Program
 from rein.steering.bash.launch.javascript._follow import follow
+from rein.steering.bash.launch.javascript._loops import Loops
 from rein.steering.bash.launch.javascript._refs import Ref
 from rein.steering.bash.launch.javascript._scan import callee_node, scan, tagged, unwrap
 from rein.steering.bash.launch.javascript._site import Reader, Site, api_name, shell
@@ -41,6 +48,11 @@ _API_WORDS = re.compile(
 )
 """Names of process APIs: one in text the grammar cannot parse may be a launch the reader missed."""
 _FUNCTION = Ref("", "Function")
+_CHILD_PROCESS = Ref("child_process")
+_LISTERS = frozenset(
+    {"values", "entries", "keys", "getOwnPropertyNames", "ownKeys", "getOwnPropertyDescriptors"}
+)
+"""`Object.values(cp)` and kin: every function of the module, picked from at run time."""
 _FUNCTIONS = frozenset({
     "arrow_function", "function_expression", "function", "generator_function", "function_declaration",
     "generator_function_declaration",
@@ -64,15 +76,32 @@ def _read(
             return (Launch(api="eval", unknown="code run from strings nests too deeply to read"),)
         return _read(code, env, program, depth + 1, lost)
 
+    never = dead(program)
+    loops = Loops(program)
     found: list[tuple[int, Launch]] = []
     for node, ref in followed.escapes:
-        why = f"{api_name(ref)} is passed where rein cannot follow it"
-        found.append((node.start_byte, Launch(api=api_name(ref), unknown=why, line=_line(node))))
+        if not within(node, never):
+            why = f"{api_name(ref)} is passed where rein cannot follow it"
+            found.append((node.start_byte, Launch(api=api_name(ref), unknown=why, line=_line(node))))
     for call in program.scan.calls:
-        found.extend((call.start_byte, launch) for launch in _launches(program, call, lost, reader))
+        if not within(call, never):
+            found.extend((call.start_byte, launch) for launch in _each(program, loops, call, lost, reader))
     found.extend(_unparsed(program))
     found.sort(key=lambda item: item[0])
     return tuple(launch for _, launch in found)
+
+
+def _each(program: Program, loops: Loops, call: Node, lost: bool, reader: Reader) -> list[Launch]:
+    """What one call launches, once for each value of the loop variables (and helper parameters) it
+    reads, when they take known values."""
+    assignments = loops.assignments(call)
+    if assignments is None:
+        return _launches(program, call, lost, reader)
+    out: list[Launch] = []
+    for assignment in assignments:
+        with program.fixing(assignment):
+            out.extend(launch for launch in _launches(program, call, lost, reader) if launch not in out)
+    return out
 
 
 def _launches(program: Program, call: Node, lost: bool, reader: Reader) -> list[Launch]:
@@ -88,6 +117,8 @@ def _launches(program: Program, call: Node, lost: bool, reader: Reader) -> list[
         api = "import" if function is not None and function.type == "import" else "require"
         why = f"{api} loads a module named at run time (it may be child_process)"
         return [Launch(api=api, unknown=why, line=line)]
+    if target == _FUNCTION and unused(program, call):
+        return []  # a function made from a string and never called runs nothing
     handler = HANDLERS.get(target) if target is not None else None
     if handler is not None and target is not None:
         return handler(Site(program, target, args, line, reader))
@@ -98,10 +129,19 @@ def _launches(program: Program, call: Node, lost: bool, reader: Reader) -> list[
     if function.type in ("member_expression", "subscript_expression"):
         name = program.key(function)
         if name == "constructor" and _a_function(program, function.child_by_field_name("object")):
+            if unused(program, call):
+                return []  # a function made from a string and never called runs nothing
             return HANDLERS[_FUNCTION](Site(program, _FUNCTION, args, line, reader))
-        if name is None and lost:
+        if name in _LISTERS and args and program.ref(args[0]) == _CHILD_PROCESS:
+            why = f"{program.text(function)} lists child_process's functions: which one runs is not followed"
+            return [Launch(api="child_process", unknown=why, line=line)]
+        picked = function.type == "subscript_expression" and name not in CHILD_PROCESS
+        if lost and (name is None or picked):  # `cp[name](...)`, `Object.values(cp)[5](...)`
             why = "a function named at run time may be child_process's"
             return [Launch(api="child_process", unknown=why, line=line)]
+    elif lost and function.type == "call_expression":  # `Reflect.get(cp, name)(...)`
+        why = "a function picked at run time may be child_process's"
+        return [Launch(api="child_process", unknown=why, line=line)]
     if lost and name in CHILD_PROCESS:
         ref = Ref("child_process", name)
         return HANDLERS[ref](Site(program, ref, args, line, reader))

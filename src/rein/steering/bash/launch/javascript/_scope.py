@@ -2,23 +2,19 @@
 
 A name stands for a module or a member of one (a `Ref`) when the program binds it so: `const cp =
 require(...)`, `import * as cp`, `const {spawn: s} = ...`, `import {execSync as run}`,
-`util.promisify(exec)`, `exec.bind(cp)`; else for the global of that name, if any. A name is a
-constant when it is declared once, with a value, and never written again; an array or object
-constant only when every read of it leaves it as it is (`a.join(" ")`, `spawn(cmd, a)`; not
-`a.push(x)`, `f(a)`) and no code runs from a string. `Program` (in `_javascript_expr`) adds the
-values. Scopes are not modelled: a name written twice anywhere is not a constant, and a name bound
-to a module anywhere stands for it everywhere.
+`util.promisify(exec)`, `exec.bind(cp)`, `Reflect.get(cp, "exec")`; else for the global of that name,
+if any. `Constants` (in `_consts`) says which names are constants, `Program` (in `_expr`) adds the
+values. Scopes are not modelled: a name bound to a module anywhere stands for it everywhere.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
-from rein.steering.bash.launch._tree import Node, text
+from rein.steering.bash.launch._tree import Node
+from rein.steering.bash.launch.javascript._consts import Constants
 from rein.steering.bash.launch.javascript._refs import GLOBALS, REQUIRE, Ref, member, module_name
 from rein.steering.bash.launch.javascript._scan import (
-    IDENTIFIERS,
     Scan,
     arguments,
     callee_node,
@@ -29,125 +25,18 @@ from rein.steering.bash.launch.javascript._scan import (
 from rein.steering.bash.launch.javascript._values import decode
 
 _LOADER_KEYS = frozenset({"require", "_load", "getBuiltinModule"})
-_KEEPING = frozenset({
-    "", "child_process", "fs", "fs/promises", "fs-extra", "bun", "deno", "execa", "cross-spawn", "shelljs",
-    "zx", "os", "path", "util", "vm", "worker_threads", "process",
-})  # fmt: skip
-"""Modules whose functions leave the arrays and objects passed to them as they are."""
-_READ_ONLY = frozenset({
-    "join", "slice", "concat", "map", "filter", "forEach", "includes", "indexOf", "length", "toString", "at",
-    "some", "every", "find", "flat", "reduce",
-})  # fmt: skip
-_WRITES = frozenset({"assignment_expression", "augmented_assignment_expression"})
-_DYNAMIC = re.compile(
-    r"\b(?:eval|Function|constructor|runIn\w*Context|compileFunction|Script|set(?:Timeout|Interval)|Worker)\b"
-)
-"""Code run from a string may write any name the program declares."""
-_GLOBAL_NAMES = re.compile(
-    r"\b(?:this|globalThis|global|window|self|frames|top|parent|Reflect|defineProperty)\b"
-)
-"""The global object: through it a program writes a top-level `var`, or a global a block hides."""
 
 
-class Names:
-    """The names of one program (and of the program an `eval` string is read in, its parent)."""
+class Names(Constants):
+    """The names of one program, and what they stand for."""
 
-    __slots__ = (
-        "_busy",
-        "_dynamic",
-        "_let",
-        "_nodes",
-        "_refs",
-        "_top_only",
-        "_var",
-        "env",
-        "parent",
-        "scan",
-        "src",
-    )
-    # `_busy`: names being resolved; a cycle (`const a = a + 'x'`) resolves to nothing.
+    __slots__ = ("_refs",)
 
     def __init__(
-        self, scan: Scan, src: bytes, source: str, env: Mapping[str, str], parent: Names | None
+        self, scan: Scan, src: bytes, source: str, env: Mapping[str, str], parent: Constants | None
     ) -> None:
-        self.scan = scan
-        self.src = src
-        self.env = env
-        self.parent = parent
-        dynamic = _DYNAMIC.search(source) is not None
-        global_object = _GLOBAL_NAMES.search(source) is not None
-        self._dynamic = dynamic
-        self._let = not dynamic
-        self._var = not dynamic and not global_object
-        self._top_only = dynamic or global_object
+        super().__init__(scan, src, source, env, parent)
         self._refs: dict[str, Ref | None] = {}
-        self._nodes: dict[int, Ref | None] = {}
-        self._busy: set[str] = set()
-
-    def text(self, node: Node) -> str:
-        """The source text of `node`; a name's escapes decoded (`\\u0065val` is `eval`)."""
-        raw = text(node, self.src)
-        return decode(raw) if "\\" in raw and node.type in IDENTIFIERS else raw
-
-    def literal(self, node: Node) -> str | None:
-        """The value of `node` when it is a known string (the subclass `Program` reads values)."""
-        raise NotImplementedError
-
-    def const(self, name: str, mutable: bool = False) -> Node | None:
-        """The initializer of `name` when it is a constant of this program; `mutable` for a value that
-        can be changed in place (an array, an object), which every read must leave as it is, and which
-        no code run from a string may reach."""
-        writes = self.scan.writes.get(name)
-        if writes is None or self.scan.has_with or len(writes) != 1:
-            return None
-        declarator = writes[0].parent
-        if declarator is None or declarator.type != "variable_declarator":
-            return None
-        if declarator.child_by_field_name("name") != writes[0]:
-            return None
-        declaration = declarator.parent
-        keyword = declaration.children[0].type if declaration is not None and declaration.children else ""
-        top = (
-            declaration is not None
-            and declaration.parent is not None
-            and declaration.parent.type == "program"
-        )
-        if (keyword == "let" and not self._let) or (keyword == "var" and not self._var):
-            return None
-        if (self._top_only and not top) or keyword not in ("const", "let", "var"):
-            return None
-        if mutable and (self._dynamic or not all(self._kept(read) for read in self.scan.reads.get(name, ()))):
-            return None
-        return declarator.child_by_field_name("value")
-
-    def _kept(self, read: Node) -> bool:
-        """Whether a read of an array or object leaves it as it is: a spread, a read-only method, an
-        argument of a built-in or process API (none changes its arguments)."""
-        node, parent = read, read.parent
-        while parent is not None and parent.type in ("parenthesized_expression", "pair", "object"):
-            if parent.type == "pair" and parent.child_by_field_name("value") != node:
-                return False
-            node, parent = parent, parent.parent  # `{args: a}`, `{args}`: as the object is kept
-        if parent is None:
-            return False
-        if parent.type in ("spread_element", "template_substitution"):
-            return True
-        if parent.type == "arguments":
-            call = parent.parent
-            callee = callee_node(call) if call is not None else None
-            target = self.ref(callee) if callee is not None else None
-            return target is not None and target.module in _KEEPING
-        if parent.type in ("member_expression", "subscript_expression") and node.type != "object":
-            outer = parent.parent
-            assigned = (
-                outer is not None and outer.type in _WRITES and outer.child_by_field_name("left") == parent
-            )
-            return (
-                parent.child_by_field_name("object") == node
-                and self.key(parent) in _READ_ONLY
-                and not assigned
-            )
-        return False
 
     def name_ref(self, name: str) -> Ref | None:
         """What the name `name` stands for: the first module (member) any of its writes binds it to,
@@ -161,7 +50,7 @@ class Names:
         writes = self.scan.writes.get(name, ())
         result = next((ref for write in writes if (ref := self._bound(write)) is not None), None)
         if result is None:
-            result = self.parent.name_ref(name) if self.parent else GLOBALS.get(name)
+            result = self.parent.name_ref(name) if isinstance(self.parent, Names) else GLOBALS.get(name)
         self._busy.discard(name)
         self._refs[name] = result
         return result
@@ -186,13 +75,16 @@ class Names:
         return result
 
     def callee(self, call: Node) -> tuple[Ref | None, Node | None, tuple[Node, ...]]:
-        """What a call calls, its callee node and its arguments, through `f.call(this, ...)` and
-        `f.apply(this, [...])`."""
+        """What a call calls, its callee node and its arguments, through `f.call(this, ...)`,
+        `f.apply(this, [...])` and `Reflect.apply(f, this, [...])`."""
         function = callee_node(call)
         args = arguments(call)
         if function is not None and function.type == "member_expression" and tagged(call) is None:
             key = self.key(function)
             inner = function.child_by_field_name("object")
+            if key == "apply" and self.reflect(inner) and args:
+                inner, args = args[0], args[1:]
+                key = "apply"
             target = self.ref(inner) if key in ("call", "apply") else None
             if inner is not None and target is not None and target.name:
                 if key == "call":
@@ -202,6 +94,15 @@ class Names:
                     return target, inner, tuple(c for c in spread.named_children if c.type != "comment")
                 return target, inner, args[1:2]  # an argument list built at run time: read as unknown
         return self.ref(function), function, args
+
+    def reflect(self, node: Node | None) -> bool:
+        """Whether `node` is the global `Reflect`."""
+        return (
+            node is not None
+            and node.type == "identifier"
+            and self.text(node) == "Reflect"
+            and ("Reflect" not in self.scan.writes)
+        )
 
     def loads(self, target: Ref | None, function: Node | None) -> bool:
         """Whether a call with this callee loads a module by name: `require`, `import()`,
@@ -250,6 +151,9 @@ class Names:
         if key == "bind" and function.type == "member_expression":
             inner = self.ref(function.child_by_field_name("object"))
             return inner if inner is not None and inner.name else None
+        if key == "get" and len(args) > 1 and self.reflect(function.child_by_field_name("object")):
+            name = self.literal(args[1])  # `Reflect.get(cp, "execSync")` is `cp.execSync`
+            return member(self.ref(args[0]), name) if name is not None else None
         return None
 
     def _bound(self, write: Node) -> Ref | None:

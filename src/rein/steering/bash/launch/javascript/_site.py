@@ -8,17 +8,11 @@ from dataclasses import dataclass, replace
 
 from rein.steering.bash.launch._launch import Launch
 from rein.steering.bash.launch._tree import Node
-from rein.steering.bash.launch.javascript._expr import Opt, Program
+from rein.steering.bash.launch.javascript._expr import Program
+from rein.steering.bash.launch.javascript._options import option
+from rein.steering.bash.launch.javascript._paths import as_path, shell_word
 from rein.steering.bash.launch.javascript._refs import Ref
-from rein.steering.bash.launch.javascript._values import (
-    UNKNOWN,
-    Items,
-    Parts,
-    as_path,
-    as_shell,
-    literal,
-    shell_word,
-)
+from rein.steering.bash.launch.javascript._values import UNKNOWN, Items, Parts, as_shell, literal
 
 Reader = Callable[[str], tuple[Launch, ...]]
 _NAMES = {"fs/promises": "fs.promises", "bun": "Bun", "deno": "Deno"}
@@ -86,32 +80,15 @@ def argv_and_options(program: Program, rest: tuple[Node, ...]) -> tuple[Items | 
     return items, rest[1] if len(rest) > 1 else None
 
 
-def flag(program: Program, value: Node | Opt) -> bool | None:
-    """Whether an option is set; None when it is built at run time."""
-    if value is Opt.ABSENT:
-        return False
-    return None if value is Opt.UNKNOWN else program.truthy(value)
-
-
 def argv(site: Site, head: tuple[Parts, ...], items: Items | None) -> Launch:
-    """An argv launch: the program, then the arguments (None for each built at run time)."""
+    """An argv launch: the program, then the arguments (None for each built at run time); arguments
+    of unknown number (a spread, a list built at run time) are the argv's `rest`."""
     program = as_path(head[0])
     if program is None:
         return site.unknown("runs a program named at run time")
-    if items is None:
-        return Launch(
-            api=site.api,
-            argv=(program, None),
-            unknown=f"{site.api} has arguments built at run time",
-            line=site.line,
-        )
-    words = (
-        program,
-        *(as_path(item) for item in (*head[1:], *items.items)),
-        *((None,) if items.open else ()),
-    )
-    why = f"{site.api} has an argument list built at run time" if items.open else ""
-    return Launch(api=site.api, argv=words, unknown=why, line=site.line)
+    known = items.items if items is not None else ()
+    words = (program, *(as_path(item) for item in (*head[1:], *known)))
+    return Launch(api=site.api, argv=words, rest=items is None or items.open, line=site.line)
 
 
 def fed(site: Site, launch: Launch, options: Node | None) -> Launch:
@@ -119,14 +96,15 @@ def fed(site: Site, launch: Launch, options: Node | None) -> Launch:
     interpreter reading its program from stdin (`execSync("sh", {input: "..."})`) is checked."""
     if site.ref.name not in _SYNC or options is None:
         return launch
-    value = site.program.option(options, "input")
+    value = option(site.program, options, "input")
     if not isinstance(value, Node):
         return launch
     text, _ = as_shell(site.program.string(value))
     if launch.shell is None and not launch.argv:
         return launch
-    line = launch.shell if launch.shell is not None else " ".join(shell_word(word) for word in launch.argv)
+    words = (*launch.argv, *((None,) if launch.rest else ()))
+    line = launch.shell if launch.shell is not None else " ".join(shell_word(word) for word in words)
     tag = "REIN_INPUT"
     while tag in text or tag in line:
         tag += "_"
-    return replace(launch, shell=f"{line} <<'{tag}'\n{text}\n{tag}", argv=())
+    return replace(launch, shell=f"{line} <<'{tag}'\n{text}\n{tag}", argv=(), rest=False)

@@ -1,18 +1,16 @@
 """JavaScript string values as the JavaScript reader sees them: literal text with holes.
 
 A value is a tuple of parts: known text, the user's home directory (`os.homedir()`, `process.env.HOME`),
-or a part built at run time. This module decodes JavaScript's string escapes, joins paths the way
-node's `path.join` does, and renders a value for a shell line or an argv. It does not read the syntax
-tree (the scope does that).
+the working directory, an entry of a listed directory, or a part built at run time. This module
+decodes JavaScript's string escapes and renders a value for a shell line (`_paths` renders paths). It
+does not read the syntax tree (the scope does that).
 """
 
 from __future__ import annotations
 
 import enum
-import posixpath
 import re
-import shlex
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rein.steering.bash.launch._launch import RUNTIME
@@ -22,12 +20,22 @@ class Hole(enum.Enum):
     """A part of a value that is not literal text."""
 
     HOME = "home"
-    """The user's home directory: written `~` in a path and `$HOME` in a shell line."""
+    """The user's home directory: written `$HOME`."""
+    CWD = "cwd"
+    """The working directory (`process.cwd()`): `.` in a path, `$PWD` in a shell line."""
     RUNTIME = "runtime"
     """A part built at run time."""
 
 
-Part = str | Hole
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """Any entry of a listed directory (`f` of `fs.readdirSync(dir)`): joined back to `dir`, the glob
+    `dir/*`; anything else built at run time."""
+
+    dir: tuple[str | Hole, ...]
+
+
+Part = str | Hole | Entry
 Parts = tuple[Part, ...]
 UNKNOWN: Parts = (Hole.RUNTIME,)
 
@@ -59,53 +67,23 @@ def literal(value: Parts) -> str | None:
     return "".join(texts) if len(texts) == len(value) else None
 
 
-def as_path(value: Parts) -> str | None:
-    """A path for an argv: literal text, or home written `~` / `~/rest`; None when built at run time."""
-    known = literal(value)
-    if known is not None:
-        return known
-    if value[0] is Hole.HOME:
-        rest = literal(value[1:]) if len(value) > 1 else ""
-        if rest is not None and (not rest or rest.startswith("/")):
-            return "~" + rest
-    return None
-
-
 def as_shell(value: Parts) -> tuple[str, bool]:
-    """The value as shell text (`RUNTIME` for each part built at run time, `$HOME` for home), and
-    whether any part is built at run time."""
-    runtime = Hole.RUNTIME in value
-    text = "".join(
-        part if isinstance(part, str) else RUNTIME if part is Hole.RUNTIME else "$HOME" for part in value
-    )
-    return text, runtime
-
-
-def shell_word(value: str | None) -> str:
-    """An argv element quoted as one shell word; None (built at run time) is an unknown variable."""
-    if value is None:
-        return f'"{RUNTIME}"'
-    if value == "~" or value.startswith("~/"):
-        return "~" + shlex.quote(value[1:]) if len(value) > 1 else "~"
-    return shlex.quote(value)
-
-
-def join_path(args: Sequence[Parts], resolve: bool) -> Parts:
-    """`path.join(...)` (or `path.resolve(...)`, where an absolute part starts over) of the values."""
-    if resolve:
-        for index in range(len(args) - 1, -1, -1):
-            first = args[index][0]
-            if first is Hole.HOME or (isinstance(first, str) and first.startswith("/")):
-                args = args[index:]
-                break
-    texts = [literal(arg) for arg in args]
-    if all(text is not None for text in texts):
-        joined = "/".join(text for text in texts if text)
-        return (posixpath.normpath(joined).replace("//", "/") if joined else ".",)
-    if args and args[0] == (Hole.HOME,) and all(text is not None for text in texts[1:]):
-        rest = "/".join(text for text in texts[1:] if text)
-        return (Hole.HOME, "/" + rest) if rest else (Hole.HOME,)
-    return UNKNOWN
+    """The value as shell text (`RUNTIME` for each part built at run time, `$HOME` for home, `$PWD`
+    for the working directory), and whether any part is built at run time."""
+    out: list[str] = []
+    runtime = False
+    for index, part in enumerate(value):
+        if isinstance(part, str):
+            out.append(part)
+        elif part in (Hole.HOME, Hole.CWD):
+            after = value[index + 1] if index + 1 < len(value) else ""
+            glued = isinstance(after, str) and (after[:1].isalnum() or after[:1] == "_")
+            name = "HOME" if part is Hole.HOME else "PWD"
+            out.append("${" + name + "}" if glued else "$" + name)  # `$HOMEx` would be another variable
+        else:
+            out.append(RUNTIME)
+            runtime = True
+    return "".join(out), runtime
 
 
 _ESCAPE = re.compile(

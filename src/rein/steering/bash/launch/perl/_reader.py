@@ -5,8 +5,9 @@ command heredocs, `readpipe`, piped `open` (2-argument `"cmd |"`/`"| cmd"` and 3
 `IPC::Open2::open2`, `IPC::Open3::open3`, `IPC::Run::run`/`run3`, `IPC::System::Simple`, `IPC::Cmd`
 (bare names too, as `-M` may import them, unless the program defines a sub of that name), string
 `eval` and `s///e` (read again as Perl), and `unlink`/`File::Path::rmtree`/`remove_tree` as the `rm`
-they amount to. One string runs through a shell, a list is an argv. `capture { ... }` and
-`eval { ... }` blocks are ordinary code.
+they amount to (a glob as a shell line, its wildcards unquoted). One string runs through a shell, a
+list is an argv. `capture { ... }` and `eval { ... }` blocks are ordinary code. A call in a loop over a
+known list (`for my $c ("a", "b") { ... }`) is read once per value.
 
 It does not follow subs the program defines, `require`/`do FILE`, or code references passed around (a
 reference taken to a process builtin, `\\&CORE::readpipe`, is unknown).
@@ -18,6 +19,7 @@ import re
 from collections.abc import Mapping
 
 from rein.steering.bash.launch import _tree
+from rein.steering.bash.launch._bindings import Loop, around, distinct, each, loop
 from rein.steering.bash.launch._folding import (
     MAX_DEPTH,
     RUNTIME_VALUE,
@@ -44,26 +46,31 @@ _BUILTINS = frozenset({"system", "exec", "readpipe", "open", "unlink"})
 _RUN = frozenset({"run", "run3", "start", "harness"})
 _SIMPLE = frozenset({"run", "capture", "runx", "capturex", "systemx"})
 """IPC::System::Simple's functions; the `x` ones never use a shell."""
+_LAUNCHING = CALLS | {
+    "command_string", "command_heredoc_token", "eval_expression", "substitution_regexp", "function",
+}  # fmt: skip
+"""Nodes that may launch: read once per value of the loops around them."""
 _NAMES = re.compile(
     rb"\b(?:system|exec|qx|readpipe|open|open2|open3|run|run3|eval|rmtree|remove_tree|unlink)\b|`|/e"
 )
 
 
 def read(text: str, env: Mapping[str, str]) -> tuple[Launch, ...]:
-    return _read(text, 0)
+    return _read(text, env, 0)
 
 
-def _read(text: str, depth: int) -> tuple[Launch, ...]:
+def _read(text: str, env: Mapping[str, str], depth: int) -> tuple[Launch, ...]:
     root, src = _tree.parse("perl", text)
-    reader = _Reader(root, src, depth)
+    reader = _Reader(root, src, env, depth)
     reader.run(root)
     broken = syntax_launch("perl", root, src, _NAMES, reader.covered)
     return (*reader.found, *([broken] if broken else []))
 
 
 class _Reader:
-    def __init__(self, root: Node, src: bytes, depth: int) -> None:
-        self.values = Values(root, src)
+    def __init__(self, root: Node, src: bytes, env: Mapping[str, str], depth: int) -> None:
+        self.values = Values(root, src, env)
+        self.env = env
         self.depth = depth
         self.simple_module = b"IPC::System::Simple" in src
         self.cmd_module = b"IPC::Cmd" in src
@@ -74,26 +81,48 @@ class _Reader:
         }
         self.found: list[Launch] = []
         self.covered: list[tuple[int, int]] = []
+        self.loops = [found for node in walk(root) if (found := self._loop(node)) is not None]
 
     def run(self, root: Node) -> None:
         for node in walk(root):
-            kind = node.type
-            if kind in CALLS:
-                self._call(node)
-            elif kind == "command_string":
-                qx = self.values.name(node).startswith("qx")
-                self._add(
-                    node,
-                    shell_launch("qx" if qx else "backticks", self.values.interpolated(node), line(node)),
-                )
-            elif kind == "command_heredoc_token":
-                self._add(node, shell_launch("backticks", self.values.heredoc(node), line(node)))
-            elif kind == "eval_expression":
-                self._eval_expression(node)
-            elif kind == "substitution_regexp":
-                self._substitution(node)
-            elif kind == "function" and node.parent is not None and node.parent.type == "refgen_expression":
-                self._reference(node)
+            loops = around(self.loops, node) if node.type in _LAUNCHING else []
+            if not loops:
+                self._visit(node)
+                continue
+            start = len(self.found)
+            for _ in each(self.values.bindings, self.values.folders(), loops):
+                self._visit(node)
+            distinct(self.found, start)
+
+    def _loop(self, node: Node) -> Loop | None:
+        """`for my $c ("a", "b") { ... }`: a loop whose variable takes known values."""
+        variable = node.child_by_field_name("variable") if node.type == "for_statement" else None
+        listed = node.child_by_field_name("list")
+        if variable is None or variable.type != "scalar" or listed is None:
+            return None
+        values = self.values.items(list(self.values.elements(listed)))
+        body = node.child_by_field_name("block")
+        local = any(child.type == "my" for child in node.children)  # `for $c`: a global a sub may write
+        return loop(self.values.bindings, self.values.key(variable), values, body, None if local else node)
+
+    def _visit(self, node: Node) -> None:
+        kind = node.type
+        if kind in CALLS:
+            self._call(node)
+        elif kind == "command_string":
+            qx = self.values.name(node).startswith("qx")
+            self._add(
+                node,
+                shell_launch("qx" if qx else "backticks", self.values.interpolated(node), line(node)),
+            )
+        elif kind == "command_heredoc_token":
+            self._add(node, shell_launch("backticks", self.values.heredoc(node), line(node)))
+        elif kind == "eval_expression":
+            self._eval_expression(node)
+        elif kind == "substitution_regexp":
+            self._substitution(node)
+        elif kind == "function" and node.parent is not None and node.parent.type == "refgen_expression":
+            self._reference(node)
 
     def _add(self, node: Node, *found: Launch | None) -> None:
         self.covered.append((node.start_byte, node.end_byte))
@@ -259,7 +288,7 @@ class _Reader:
             root, src = _tree.parse("perl", code)
             statements = [c for c in root.named_children if c.type != "comment"]
             inner = statements[0].named_children if len(statements) == 1 else []
-            value = Values(root, src).fold(inner[0]).text if len(inner) == 1 else None
+            value = Values(root, src, self.env).fold(inner[0]).text if len(inner) == 1 else None
             if value is None:
                 self._add(node, unknown_launch("s///ee", "s///ee runs code built at run time", at))
             else:
@@ -268,4 +297,4 @@ class _Reader:
     def _recurse(self, code: str, at: int) -> tuple[Launch, ...]:
         if self.depth >= MAX_DEPTH:
             return (too_deep("perl", at),)
-        return at_line(_read(code, self.depth + 1), at)
+        return at_line(_read(code, self.env, self.depth + 1), at)

@@ -9,21 +9,24 @@ It does not evaluate function calls, `sprintf`, `join` or `x`: their values are 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
+from rein.steering.bash.launch._bindings import Bindings, Folder
 from rein.steering.bash.launch._folding import (
     HOME_VALUE,
     MAX_ITEMS,
     RUNTIME_VALUE,
     SPREAD,
-    Bindings,
-    Folder,
     Mark,
     Value,
+    environment,
+    globbed,
     literal,
     walk,
 )
 from rein.steering.bash.launch._tree import Node, text
+from rein.steering.bash.launch.perl._paths import call_value, home_entry
 from rein.steering.bash.launch.perl._strings import Piece, cased, unescape
 
 CALLS = frozenset(
@@ -41,11 +44,20 @@ _SPECIAL = frozenset({"ARGV", "ENV", "INC", "ARGVOUT", "STDIN", "STDOUT", "STDER
 class Values:
     """Folds the values of one Perl program."""
 
-    def __init__(self, root: Node, src: bytes) -> None:
+    def __init__(self, root: Node, src: bytes, env: Mapping[str, str]) -> None:
         self.src = src
+        self.env = env
+        self.subs = {
+            text(name, src)
+            for node in walk(root)
+            if node.type == "subroutine_declaration_statement"
+            and (name := node.child_by_field_name("name")) is not None
+        }
+        """The subs the program defines: a call of one is no built-in (`sub dirname { ... }`)."""
         self.bindings = Bindings()
         self._strings: Folder[Value] = Folder()
         self._lists: Folder[list[Value] | None] = Folder()
+        self._aliased: list[tuple[Node, str]] = []
         tokens: list[Node] = []
         bodies: list[Node] = []
         for node in walk(root):
@@ -58,6 +70,11 @@ class Values:
             elif node.type == "glob" or (node.type == "eval_expression" and not _is_block(node)):
                 self.bindings.off = True
         self._heredocs = {token.id: body for token, body in zip(tokens, bodies, strict=False)}
+        for loop, key in self._aliased:  # `for my $x (@a) { $x = ... }` writes the elements of `@a`
+            variable, block = loop.child_by_field_name("variable"), loop.child_by_field_name("block")
+            each = self.key(variable) if variable is not None else ""
+            if not each or block is None or self.bindings.written(each, block.start_byte, block.end_byte):
+                self.bindings.poison(key, loop)
 
     def name(self, node: Node | None) -> str:
         return "" if node is None else text(node, self.src)
@@ -82,7 +99,7 @@ class Values:
             node, parent = parent, parent.parent
         if parent is not None and parent.type == "variable_declaration":
             if parent.child_by_field_name("variables") is not None:
-                self.bindings.poison(key)
+                self.bindings.poison(key, node)
                 return
             node, parent = parent, parent.parent
             if parent is None or parent.type != "assignment_expression":
@@ -93,16 +110,16 @@ class Values:
             right = parent.child_by_field_name("right")
             op = parent.child_by_field_name("operator")
             if right is None or op is None or op.type != "=" or parent.parent is None:
-                self.bindings.poison(key)
+                self.bindings.poison(key, node)
             elif parent.parent.type not in _STATEMENTS:
-                self.bindings.poison(key)  # `chomp(my $x = ...)` changes what it assigns
+                self.bindings.poison(key, node)  # `chomp(my $x = ...)` changes what it assigns
             else:
                 self.bindings.assign(key, right)
             return
-        if not self._reads(node, parent):
-            self.bindings.poison(key)
+        if not self._reads(node, parent, key):
+            self.bindings.poison(key, node)
 
-    def _reads(self, node: Node, parent: Node) -> bool:
+    def _reads(self, node: Node, parent: Node, key: str) -> bool:
         """Whether this use of a variable only reads it."""
         if parent.type in ("string_content", "heredoc_content"):
             return True
@@ -121,11 +138,15 @@ class Values:
             node, holder = holder, holder.parent
         if holder is None:
             return False
+        if holder.type == "for_statement" and holder.child_by_field_name("list") == node:
+            self._aliased.append((holder, key))  # read, unless the loop writes through its variable
+            return True
         parent = holder
         start = _READERS.get(self.function(parent).rsplit("::", 1)[-1]) if parent.type in CALLS else None
         return start is not None and index >= start
 
-    def _key(self, node: Node) -> str:
+    def key(self, node: Node) -> str:
+        """How `Bindings` names a variable: `$x`, `@x`; "" for Perl's own (`$_`)."""
         varname = node.named_children[-1] if node.named_children else None
         return _key(node, self.name(varname))
 
@@ -140,7 +161,10 @@ class Values:
         if kind in ("number", "autoquoted_bareword"):
             return literal(self.name(node))
         if kind == "scalar":
-            return self._strings.resolve(self.bindings.get(self._key(node)), self.fold, RUNTIME_VALUE)
+            fixed = self.bindings.value(self.key(node))
+            if fixed is not None:
+                return fixed
+            return self._strings.resolve(self.bindings.get(self.key(node)), self.fold, RUNTIME_VALUE)
         if kind == "binary_expression":
             op, left, right = (node.child_by_field_name(f) for f in ("operator", "left", "right"))
             if op is not None and op.type == "." and left is not None and right is not None:
@@ -149,9 +173,24 @@ class Values:
             return self.fold(node.named_children[0])
         if kind == "hash_element_expression":
             hash_, key = node.child_by_field_name("hash"), node.child_by_field_name("key")
-            if self.name(hash_) == "$ENV" and key is not None and self.fold(key).text == "HOME":
-                return HOME_VALUE
+            if self.name(hash_) == "$ENV" and key is not None:
+                return environment(self.env, self.fold(key).text)
+        if kind in CALLS:
+            return call_value(self, node)
+        if kind == "fileglob_expression":  # `<~/*>`
+            content = node.child_by_field_name("content")
+            return (
+                globbed(self._pieces(content.start_byte, content.end_byte, content))
+                if content
+                else RUNTIME_VALUE
+            )
+        if kind == "anonymous_slice_expression" and home_entry(self, node):
+            return HOME_VALUE  # `(getpwuid($<))[7]`
         return RUNTIME_VALUE
+
+    def folders(self) -> tuple[Folder[Any], ...]:
+        """The caches a loop's variable invalidates."""
+        return (self._strings, self._lists)
 
     def _inside(self, node: Node) -> tuple[int, int]:
         """The body of a quoted string, between its delimiters (the grammar's content node leaves out
@@ -226,7 +265,7 @@ class Values:
                 content = node.child_by_field_name("content")
                 out.extend(literal(word) for word in self.name(content).split())
             elif node.type == "array":
-                listed = self._lists.resolve(self.bindings.get(self._key(node)), self._array, None)
+                listed = self._lists.resolve(self.bindings.get(self.key(node)), self._array, None)
                 out.extend([SPREAD] if listed is None else listed)
             else:
                 out.append(self.fold(node))

@@ -5,7 +5,7 @@ array as an argv), `pcntl_exec`, `expect_popen` and backticks; function names ca
 namespace-free; `call_user_func`, `call_user_func_array`, `array_map` and kin and variable functions
 (`$f('ls')`, `'system'('ls')`) with a literal name; `eval`, `assert`, `create_function` and
 `preg_replace` with `/e` on a literal string (read again as PHP); and `unlink`/`rmdir` as the
-`rm`/`rmdir` they amount to.
+`rm`/`rmdir` they amount to. A call in a `foreach` over a known array is read once per value.
 
 It does not follow functions or methods the program defines, `include`d files, or callables held in
 arrays (`[$obj, 'method']`); a process API handed over as a callable (`system(...)`, `usort($a,
@@ -18,6 +18,7 @@ import re
 from collections.abc import Mapping
 
 from rein.steering.bash.launch import _tree
+from rein.steering.bash.launch._bindings import Loop, around, distinct, each, loop
 from rein.steering.bash.launch._folding import (
     MAX_DEPTH,
     SPREAD,
@@ -48,6 +49,11 @@ _CALLERS = {"array_walk_recursive": 1, "usort": 1, "uasort": 1, "uksort": 1, "ar
 _APIS = _SHELL | _CODE | {"proc_open", "pcntl_exec", "unlink", "rmdir", "preg_replace"} | set(_CALLBACKS)
 _STRINGS = frozenset({"string", "encapsed_string", "heredoc", "nowdoc", "binary_expression", "variable_name"})
 _FUNCTIONS = frozenset({"anonymous_function", "arrow_function", "array_creation_expression"})
+_LAUNCHING = frozenset({
+    "function_call_expression", "object_creation_expression", "scoped_call_expression",
+    "shell_command_expression",
+})  # fmt: skip
+"""Nodes that may launch: read once per value of the loops around them."""
 _NAMES = re.compile(
     rb"(?i)\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec|expect_popen|call_user_func\w*|"
     rb"array_map|array_walk|eval|assert|create_function|unlink|rmdir)\b|`"
@@ -56,41 +62,65 @@ _TAGGED = re.compile(r"<\?(?:php\b|=)", re.IGNORECASE)
 
 
 def read(text: str, env: Mapping[str, str]) -> tuple[Launch, ...]:
-    return _read(text, 0, tagged=True)
+    return _read(text, env, 0, tagged=True)
 
 
-def _read(text: str, depth: int, *, tagged: bool) -> tuple[Launch, ...]:
+def _read(text: str, env: Mapping[str, str], depth: int, *, tagged: bool) -> tuple[Launch, ...]:
     """`tagged`: the text may be a script with `<?php` tags (stdin); `php -r` code and eval'd strings
     have none. A text that parses as bare code is read as such."""
     root, src = _tree.parse("php_only", text)
     if tagged and root.has_error and _TAGGED.search(text):
         root, src = _tree.parse("php", text)
-    reader = _Reader(root, src, depth)
+    reader = _Reader(root, src, env, depth)
     reader.run(root)
     broken = syntax_launch("php", root, src, _NAMES, reader.covered)
     return (*reader.found, *([broken] if broken else []))
 
 
 class _Reader:
-    def __init__(self, root: Node, src: bytes, depth: int) -> None:
-        self.values = Values(root, src)
+    def __init__(self, root: Node, src: bytes, env: Mapping[str, str], depth: int) -> None:
+        self.values = Values(root, src, env)
+        self.env = env
         self.depth = depth
         self.found: list[Launch] = []
         self.covered: list[tuple[int, int]] = []
+        self.loops = [found for node in walk(root) if (found := self._loop(node)) is not None]
 
     def run(self, root: Node) -> None:
         for node in walk(root):
-            if node.type == "function_call_expression":
-                self._call(node)
-                self._passed(node, _CALLERS.get(self.values.called(node)))
-            elif node.type == "object_creation_expression":
-                self._passed(node, 0 if self.values.called(node) == "reflectionfunction" else None)
-            elif node.type == "scoped_call_expression":
-                scope = self.values.name(node.child_by_field_name("scope"))
-                closure = function_name(scope) == "closure" and self.values.called(node) == "fromcallable"
-                self._passed(node, 0 if closure else None)
-            elif node.type == "shell_command_expression":
-                self._add(node, shell_launch("backticks", self.values.command(node), line(node)))
+            loops = around(self.loops, node) if node.type in _LAUNCHING else []
+            if not loops:
+                self._visit(node)
+                continue
+            start = len(self.found)
+            for _ in each(self.values.bindings, self.values.folders(), loops):
+                self._visit(node)
+            distinct(self.found, start)
+
+    def _loop(self, node: Node) -> Loop | None:
+        """`foreach (["a", "b"] as $c) { ... }`: a loop whose variable takes known values."""
+        if node.type != "foreach_statement":
+            return None
+        named = [child for child in node.named_children if child.type != "comment"]
+        variable = named[1] if len(named) > 2 else None
+        if variable is None or variable.type != "variable_name":
+            return None  # `as $k => $v`, `as [$a, $b]`
+        values = self.values.items(named[0])
+        body = node.child_by_field_name("body")
+        return loop(self.values.bindings, self.values.name(variable), values, body, shared=node)
+
+    def _visit(self, node: Node) -> None:
+        if node.type == "function_call_expression":
+            self._call(node)
+            self._passed(node, _CALLERS.get(self.values.called(node)))
+        elif node.type == "object_creation_expression":
+            self._passed(node, 0 if self.values.called(node) == "reflectionfunction" else None)
+        elif node.type == "scoped_call_expression":
+            scope = self.values.name(node.child_by_field_name("scope"))
+            closure = function_name(scope) == "closure" and self.values.called(node) == "fromcallable"
+            self._passed(node, 0 if closure else None)
+        elif node.type == "shell_command_expression":
+            self._add(node, shell_launch("backticks", self.values.command(node), line(node)))
 
     def _add(self, node: Node, *found: Launch | None) -> None:
         self.covered.append((node.start_byte, node.end_byte))
@@ -204,7 +234,7 @@ class _Reader:
     def _recurse(self, code: str, at: int) -> tuple[Launch, ...]:
         if self.depth >= MAX_DEPTH:
             return (too_deep("php", at),)
-        return at_line(_read(code, self.depth + 1, tagged=True), at)
+        return at_line(_read(code, self.env, self.depth + 1, tagged=True), at)
 
     def _elements(self, node: Node) -> list[Node] | None:
         target = self.values.bound(node) or node

@@ -1,8 +1,9 @@
 """PHP values as far as they are known statically: single-quoted and nowdoc literals, double-quoted
 strings, heredocs and backticks with their escapes and `$var`/`{$...}` interpolations folded or a
 run-time hole, `.` concatenation, array literals, the home directory (`getenv('HOME')`,
-`$_SERVER['HOME']`, `$_ENV['HOME']`), and variables assigned once from such a value whose every other
-use only reads them.
+`$_SERVER['HOME']`, `$_ENV['HOME']`) and other environment variables rein knows, the working directory
+(`getcwd()`), `dirname()`, and variables assigned once from such a value whose every other use only
+reads them (or fixed to one value of a `foreach` over a known array). A literal `~` is no home.
 
 It does not evaluate function calls (`sprintf`, `implode`, ...): their values are built at run time.
 """
@@ -10,17 +11,20 @@ It does not evaluate function calls (`sprintf`, `implode`, ...): their values ar
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
+from rein.steering.bash.launch._bindings import Bindings, Folder
 from rein.steering.bash.launch._folding import (
-    HOME_VALUE,
+    CWD_VALUE,
     MAX_ITEMS,
     RUNTIME_VALUE,
     SPREAD,
-    Bindings,
-    Folder,
     Value,
     char,
+    environment,
     literal,
+    parent,
     walk,
 )
 from rein.steering.bash.launch._tree import Node, text
@@ -57,8 +61,9 @@ def function_name(written: str) -> str:
 class Values:
     """Folds the values of one PHP program."""
 
-    def __init__(self, root: Node, src: bytes) -> None:
+    def __init__(self, root: Node, src: bytes, env: Mapping[str, str]) -> None:
         self.src = src
+        self.env = env
         self.bindings = Bindings()
         self._strings: Folder[Value] = Folder()
         self._lists: Folder[list[Value] | None] = Folder()
@@ -94,11 +99,11 @@ class Values:
         if parent.type == "assignment_expression" and parent.child_by_field_name("left") == node:
             right = parent.child_by_field_name("right")
             if right is None:
-                self.bindings.poison(key)
+                self.bindings.poison(key, node)
             else:
                 self.bindings.assign(key, right)
         elif not self._reads(node, parent):
-            self.bindings.poison(key)
+            self.bindings.poison(key, node)
 
     def _reads(self, node: Node, parent: Node) -> bool:
         """Whether this use of a variable only reads it."""
@@ -107,6 +112,8 @@ class Values:
             return True
         if kind in ("parenthesized_expression", "echo_statement", "sequence_expression", "print_intrinsic"):
             return True
+        if kind == "foreach_statement":  # `foreach ($list as $x)` reads `$list` (`&$x` turns folding off)
+            return parent.named_children[:1] == [node]
         if kind == "function_call_expression":
             return parent.child_by_field_name("function") == node  # `$f(...)` reads `$f`
         if kind == "subscript_expression":
@@ -143,6 +150,9 @@ class Values:
         if kind in ("integer", "float"):
             return literal(self.name(node))
         if kind == "variable_name":
+            fixed = self.bindings.value(self.name(node))
+            if fixed is not None:
+                return fixed
             return self._strings.resolve(self.bindings.get(self.name(node)), self.fold, RUNTIME_VALUE)
         if kind == "binary_expression":
             op, left, right = (node.child_by_field_name(f) for f in ("operator", "left", "right"))
@@ -152,12 +162,26 @@ class Values:
             return self.fold(node.named_children[0])
         if kind == "subscript_expression" and node.named_child_count == 2:
             array, key = node.named_children
-            if self.name(array) in ("$_SERVER", "$_ENV") and self.fold(key).text == "HOME":
-                return HOME_VALUE
-        if kind == "function_call_expression" and self.called(node) == "getenv":
-            args = self.arguments(node)
-            if len(args) == 1 and self.fold(args[0]).text == "HOME":
-                return HOME_VALUE
+            if self.name(array) in ("$_SERVER", "$_ENV"):
+                return environment(self.env, self.fold(key).text)
+        if kind == "function_call_expression":
+            return self._call(node)
+        return RUNTIME_VALUE
+
+    def folders(self) -> tuple[Folder[Any], ...]:
+        """The caches a loop's variable invalidates."""
+        return (self._strings, self._lists)
+
+    def _call(self, node: Node) -> Value:
+        """`getenv(...)`, `getcwd()`, `dirname(...)`: the paths they give."""
+        called = self.called(node)
+        args = self.arguments(node)
+        if called == "getenv" and len(args) == 1:
+            return environment(self.env, self.fold(args[0]).text)
+        if called == "getcwd" and not args:
+            return CWD_VALUE
+        if called == "dirname" and len(args) == 1:
+            return parent(self.fold(args[0]))
         return RUNTIME_VALUE
 
     def command(self, node: Node) -> Value:

@@ -14,32 +14,23 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from rein.steering.bash.launch._launch import Launch
-from rein.steering.bash.launch.python._apis import (
-    ABSENT,
-    APIS,
-    METHODS,
-    PATH_METHODS,
-    Absent,
-    Site,
-    argument,
-    lookup,
-    removal,
-    unknown,
-    written,
-)
-from rein.steering.bash.launch.python._calls import HOMES, PATHS
-from rein.steering.bash.launch.python._dynamic import CODE, dynamic, namespace, used
+from rein.steering.bash.launch.python._apis import APIS
+from rein.steering.bash.launch.python._dynamic import CODE
+from rein.steering.bash.launch.python._flow import dead
 from rein.steering.bash.launch.python._names import collect
 from rein.steering.bash.launch.python._scope import Scope
+from rein.steering.bash.launch.python._site import Site
+from rein.steering.bash.launch.python._sites import launches, sources
 
 _MENTIONS = re.compile(
     r"system|popen|subprocess|spawn|exec|\bpty\b|__import__|import_module|eval|compile|rmtree|unlink"
     r"|remove|rmdir|getattr|getoutput|ctypes|__dict__|\bvars\b|builtins|globals|sys\.modules|timeit"
-    r"|cprofile|\bpdb\b|\bprofile\b",
+    r"|cprofile|\bpdb\b|\bprofile\b|pickle|marshal|runpy|\bcode\b|\bsh\b|plumbum|invoke|fabric|pipes"
+    r"|__subclasses__|__globals__|methodcaller|__getattribute__",
     re.IGNORECASE,
 )
 """Names of process APIs: a program that does not parse and mentions none launches nothing."""
@@ -48,7 +39,6 @@ _KNOWN = frozenset({*APIS, *CODE})
 _DEPTH = 8
 """How deep code run by `exec` from a literal is read (`exec("exec('...')")`)."""
 _UNITS = 64
-_PATH_METHODS = frozenset({"expanduser", "absolute", "resolve", "joinpath", "with_name", "with_suffix"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,14 +70,17 @@ def _read(text: str, env: Mapping[str, str]) -> tuple[Launch, ...]:
     if isinstance(tree, SyntaxError):
         return _unparsable(text, tree, env)
     units = {text: _Unit(*_index(tree), text, (), 0, 0)}
+    origins: dict[str, set[tuple[str, ast.Call]]] = {text: set()}  # the calls that run each unit
     failed: dict[str, SyntaxError] = {}
-    scope = Scope(collect([units[text].nodes], env), _KNOWN)
+    scope = Scope(collect([(units[text].nodes, units[text].parents)], env), _KNOWN)
     # Code run from literals binds names in the program (`exec("import os as o")`): read it all, then
     # find the launches with everything's names.
     for _ in range(_DEPTH):
         added = False
         for unit in list(units.values()):
             for call, code in _codes(unit, scope):
+                if code in units:
+                    origins[code].add((unit.text, call))
                 if code in units or code in failed or unit.depth >= _DEPTH or len(units) >= _UNITS:
                     continue
                 parsed = _parse(code)
@@ -96,16 +89,51 @@ def _read(text: str, env: Mapping[str, str]) -> tuple[Launch, ...]:
                     continue
                 where = (*unit.key, call.lineno, call.col_offset)
                 units[code] = _Unit(*_index(parsed), code, where, unit.line or call.lineno, unit.depth + 1)
+                origins[code] = {(unit.text, call)}
                 added = True
         if not added:
             break
-        scope = Scope(collect([unit.nodes for unit in units.values()], env), _KNOWN)
-    found = [pair for unit in units.values() for pair in _launches(unit, scope, units, failed)]
+        scope = Scope(collect([(unit.nodes, unit.parents) for unit in units.values()], env), _KNOWN)
+    skipped = _dead(units, origins, scope)
+    found = [
+        pair
+        for unit in units.values()
+        for dead_nodes in [skipped[unit.text]]
+        if dead_nodes is not None
+        for pair in _launches(unit, scope, units, failed, dead_nodes)
+    ]
     if not scope.settled:  # what a name refers to may be missed: a process API called through it
         found.append(
             ((0,), Launch(api="python", unknown="the python program binds names rein cannot follow"))
         )
     return tuple(dict.fromkeys(launch for _, launch in sorted(found, key=lambda pair: pair[0])))
+
+
+def _dead(
+    units: Mapping[str, _Unit], origins: Mapping[str, set[tuple[str, ast.Call]]], scope: Scope
+) -> dict[str, set[ast.AST] | None]:
+    """The nodes of each unit that never run, or None for a unit that never runs: all the calls that
+    run it never run, or compile code that is never run."""
+    skipped: dict[str, set[ast.AST] | None] = dict.fromkeys(units)
+    unrun: dict[str, set[ast.AST]] = {}
+    changed = True
+    while changed:  # a unit runs when a call that runs it does, in a unit that runs: to a fixed point
+        changed = False
+        for unit in units.values():
+            runs = not origins[unit.text] or any(
+                skipped[outer] is not None and call not in (skipped[outer] or ()) and call not in unrun[outer]
+                for outer, call in origins[unit.text]
+            )
+            if not runs or skipped[unit.text] is not None:
+                continue
+            compiles = frozenset(
+                node
+                for node in unit.nodes
+                if isinstance(node, ast.Call) and "builtins.compile" in scope.resolve(node.func)
+            )
+            skipped[unit.text], unrun[unit.text] = dead(scope.names, scope.flow, unit.nodes, compiles)
+            changed = True
+    return skipped
 
 
 def _index(tree: ast.Module) -> tuple[tuple[ast.AST, ...], dict[ast.AST, ast.AST]]:
@@ -147,102 +175,38 @@ def _unparsable(text: str, error: SyntaxError, env: Mapping[str, str], line: int
 
 
 def _codes(unit: _Unit, scope: Scope) -> Iterator[tuple[ast.Call, str]]:
-    """The literal code texts `unit` runs with `exec` and its kin."""
+    """The literal code texts `unit` runs with `exec` and its kin, in each binding of the names they
+    read (`for code in [...]: exec(code)`)."""
     for node in unit.nodes:
         if isinstance(node, ast.Call):
             for function in scope.resolve(node.func):
-                for code in _sources(scope, node, CODE.get(function, ())):
+                params = CODE.get(function, ())
+                if not params:
+                    continue
+                texts = scope.outcomes(lambda: list(sources(scope, node, params)))  # noqa: B023
+                for code in dict.fromkeys(code for outcome in texts for code in outcome):
                     if code is not None:
                         yield node, code
 
 
-def _sources(scope: Scope, call: ast.Call, params: tuple[tuple[int, str], ...]) -> Iterator[str | None]:
-    """The code texts a call runs, None for each built at run time."""
-    for index, keyword in params:
-        expr = argument(call, index, keyword)
-        if expr is ABSENT or (isinstance(expr, ast.expr) and _compiled(scope, expr)):
-            continue
-        yield scope.string(expr) if isinstance(expr, ast.expr) else None
-
-
-def _compiled(scope: Scope, expr: ast.expr) -> bool:
-    """Whether `expr` is code `compile` made (read where it is compiled) or a function (timeit's)."""
-    if isinstance(expr, ast.Lambda):
-        return True
-    if isinstance(expr, ast.Call):
-        return "builtins.compile" in scope.resolve(expr.func)
-    if isinstance(expr, ast.Name):
-        assigned = scope.names.assigned.get(expr.id, ())
-        if not assigned:
-            return expr.id in scope.names.functions
-        return all(isinstance(value, ast.Call | ast.Lambda) and _compiled(scope, value) for value in assigned)
-    return False
-
-
 def _launches(
-    unit: _Unit, scope: Scope, units: Mapping[str, _Unit], failed: Mapping[str, SyntaxError]
+    unit: _Unit,
+    scope: Scope,
+    units: Mapping[str, _Unit],
+    failed: Mapping[str, SyntaxError],
+    skipped: set[ast.AST],
 ) -> Iterator[tuple[tuple[int, ...], Launch]]:
+    def codes(site: Site, code: str | None) -> Iterator[Launch]:
+        if code is None:
+            yield site.unknown("is called with code built at run time")
+        elif code in failed:
+            yield from _unparsable(code, failed[code], {}, site.line)
+        elif code not in units:
+            yield site.unknown(f"runs code nested more than {_DEPTH} levels deep")
+
     for node in unit.nodes:
-        if not isinstance(node, ast.expr):
+        if not isinstance(node, ast.expr) or node in skipped:
             continue
         key, line = (*unit.key, node.lineno, node.col_offset), unit.line or node.lineno
-        if isinstance(node, ast.Call):
-            found: Iterable[Launch] = _call(Site(node, scope, unit.text, line), units, failed)
-        elif (
-            isinstance(node, ast.Subscript)
-            and isinstance(node.ctx, ast.Load)
-            and scope.namespaces(node.value)
-        ):
-            api = written(unit.text, node.value)
-            found = namespace(scope, api, line, node.value, scope.value(node.slice))
-        else:
-            found = ()
-        if used(node, unit.parents, scope):
-            found = [*found, unknown(written(unit.text, node), "is used as a value rein cannot follow", line)]
-        yield from ((key, launch) for launch in found)
-
-
-def _call(site: Site, units: Mapping[str, _Unit], failed: Mapping[str, SyntaxError]) -> Iterator[Launch]:
-    scope, func = site.scope, site.node.func
-    for function in scope.resolve(func):
-        found = lookup(function)
-        if found is not None:
-            yield from found[1](site)
-        for code in _sources(scope, site.node, CODE.get(function, ())):
-            if code is None:
-                yield site.unknown("is called with code built at run time")
-            elif code in failed:
-                yield from _unparsable(code, failed[code], {}, site.line)
-            elif code not in units:
-                yield site.unknown(f"runs code nested more than {_DEPTH} levels deep")
-        yield from dynamic(site, function)
-    if isinstance(func, ast.Attribute):
-        method = METHODS.get(func.attr)
-        if method is not None:
-            yield from method(site)
-        command = PATH_METHODS.get(func.attr)
-        if command is not None and _pathlike(scope, func.value):
-            yield from removal(site, command, scope.value(func.value))
-        key = site.argument(0) if func.attr == "get" else ABSENT
-        if not isinstance(key, Absent):
-            yield from namespace(scope, site.api, site.line, func.value, key)
-
-
-def _pathlike(scope: Scope, node: ast.expr, depth: int = 0) -> bool:
-    """Whether `node` is a `pathlib` path, whose `unlink()` removes a file (a list's `remove` does not)."""
-    if depth > 20:
-        return False
-    if isinstance(node, ast.Call):
-        if any(name in PATHS or name in HOMES for name in scope.resolve(node.func)):
-            return True
-        func = node.func
-        return (
-            isinstance(func, ast.Attribute)
-            and func.attr in _PATH_METHODS
-            and _pathlike(scope, func.value, depth + 1)
-        )
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-        return _pathlike(scope, node.left, depth + 1) or _pathlike(scope, node.right, depth + 1)
-    if isinstance(node, ast.Name) and node.id in scope.names.consts:
-        return _pathlike(scope, scope.names.consts[node.id], depth + 1)
-    return False
+        for launch in launches(node, scope, unit.text, line, unit.parents, codes):
+            yield key, launch

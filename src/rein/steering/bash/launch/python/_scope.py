@@ -1,109 +1,93 @@
-"""Python expressions evaluated without running them: what a name or attribute chain refers to
-(`sp.run` is `subprocess.run` after `import subprocess as sp`, `getattr(os, "system")` is
-`os.system`), and what value an expression has when the program builds it from literals.
+"""Python expressions evaluated without running them: what value an expression has when the program
+builds it from literals (what a name refers to is `_resolve`'s).
 
-Anything else (a call rein does not model, a parameter, a name bound more than once) is a value
-built at run time. Recursion is bounded, and each constant is evaluated once.
+A name a loop or a helper function's calls bind to several values takes each in turn: `outcomes`
+evaluates once per way of binding the names an evaluation reads (`_choices` finds their values).
+Anything else (a call rein does not model, a name bound more than once, a list the program mutates)
+is a value built at run time. Recursion is bounded, and each constant is evaluated once.
 """
 
 from __future__ import annotations
 
 import ast
-import functools
-from collections.abc import Iterable
+from collections.abc import Callable
+from typing import TypeVar
 
+from rein.steering.bash.launch.python import _choices as choices
+from rein.steering.bash.launch.python import _paths as paths
 from rein.steering.bash.launch.python import _values as values
-from rein.steering.bash.launch.python._calls import FUNCTIONS, method
-from rein.steering.bash.launch.python._names import Names
-from rein.steering.bash.launch.python._values import Const, Seq, Text, Value
+from rein.steering.bash.launch.python._calls import ATTRIBUTES, FUNCTIONS, attribute, method
+from rein.steering.bash.launch.python._flow import Flow, parameters
+from rein.steering.bash.launch.python._mutation import mutated
+from rein.steering.bash.launch.python._names import Function, Names
+from rein.steering.bash.launch.python._resolve import MODULES, Resolver
+from rein.steering.bash.launch.python._values import Const, Dict, Glob, Home, Seq, Text, Value
 
-MODULES = frozenset({
-    "os", "posix", "nt", "subprocess", "shutil", "pty", "asyncio", "commands", "pathlib", "importlib",
-    "builtins", "__builtins__", "sys", "ctypes", "shlex", "platform", "timeit", "cProfile", "profile",
-    "pdb", "_posixsubprocess", "operator",
-})  # fmt: skip
-"""Modules a program may name without importing them, as `python -c` code rein sees part of may."""
-_SAME = {"posix": "os", "nt": "os", "__builtins__": "builtins"}
-_BUILTINS = frozenset({
-    "exec", "eval", "compile", "__import__", "getattr", "vars", "globals", "locals", "str", "chr", "list",
-    "tuple", "isinstance", "issubclass",
-})  # fmt: skip
-_ALWAYS = frozenset({"exec", "eval", "__import__"})
-IMPORTS = frozenset({"builtins.__import__", "importlib.import_module", "importlib.__import__"})
-_LIBRARIES = frozenset({"ctypes.CDLL", "ctypes.PyDLL", "ctypes.cdll.LoadLibrary", "ctypes.pydll.LoadLibrary"})
-LIBC = "ctypes.libc"
-"""What a shared library loaded with ctypes is called: its `system` is libc's."""
-_KNOWN = frozenset({
-    *IMPORTS, *_LIBRARIES, "builtins.getattr", "builtins.eval", "builtins.vars", "builtins.globals",
-    "builtins.locals", "builtins.isinstance", "builtins.issubclass", "sys.modules", "operator.attrgetter",
-})  # fmt: skip
+__all__ = ["MODULES", "Scope"]
+
+T = TypeVar("T")
 _DEPTH = 60
-_OTHERS = 4
-_TURNS = 16
+_LEAVES = 256
+"""The most ways of binding the names one evaluation reads: past them, they are built at run time."""
+Binding = dict[str, Value]
 
 
-class Scope:
+class Scope(Resolver):
     """Evaluates the expressions of one program, given its names."""
 
-    __slots__ = ("_aliases", "_consts", "_known", "_names", "_star", "names", "settled")
-
     def __init__(self, names: Names, known: frozenset[str]) -> None:
-        """`known` are the qualified names that matter (the process APIs): a name that cannot lead to
-        one is kept only for a few candidates, so a name assigned many things stays cheap."""
-        self.names = names
-        self._known = _prefixes(known)
-        self._consts: dict[str, Value] = {}
-        self._aliases: dict[str, tuple[str, ...]] = {}
-        # What each assigned name refers to, to a fixed point (`a = os; b = a` makes `b` `os`).
-        self._names: dict[str, tuple[str, ...]] = {}
-        # Modules imported with `*` through which a name may lead to a known one, and a few others.
-        self._star = self._keep(names.star)
-        # What each assigned name refers to, to a fixed point (`a = os; b = a` makes `b` `os`), the
-        # assignments taken in both orders in turn so a chain in either order settles at once.
-        self.settled = False
-        assigned = list(names.assigned.items())
-        for turn in range(_TURNS):
-            before = dict(self._aliases)
-            self._names = {}
-            for name, exprs in assigned if turn % 2 == 0 else reversed(assigned):
-                self._aliases[name] = self._keep(q for expr in exprs for q in self.resolve(expr))
-            if self._aliases == before:
-                self.settled = True
-                break
+        super().__init__(names, known)
+        self.flow = Flow.of(names)
+        self.mutated, self.appended = mutated(names, self.flow, known)
+        self._consts: dict[str, Value] = {}  # constants whose value reads no name with several values
+        self._local: dict[str, Value] = {}  # the others, for the binding evaluated now
+        self._binding: Binding = {}
+        self._needed: str | None = None
+        self._recording = False
+        self._options: dict[str, list[Binding] | None] = {}
+        self._keys: dict[ast.Name, str] = {}
+        self._owners: dict[str, Function | ast.Lambda] = {}
+        self._settle()
 
-    def resolve(self, node: ast.expr, depth: int = 0) -> tuple[str, ...]:
-        """The qualified names `node` may refer to (`os.system`, `builtins.exec`), most likely first."""
-        if depth > _DEPTH:
-            return ()
-        if isinstance(node, ast.Name):
-            found = self._names.get(node.id)
-            if found is None:
-                found = self._names[node.id] = self._keep(self._name(node.id))
-            return found
-        if isinstance(node, ast.Attribute):
-            return self._keep(_member(base, node.attr) for base in self.resolve(node.value, depth + 1))
-        if isinstance(node, ast.Call):
-            return self._keep(self._returned(node, depth + 1))
-        if isinstance(node, ast.Subscript):
-            return self._keep(self._item(node, depth + 1))
-        return ()
+    def outcomes(self, evaluate: Callable[[], T]) -> list[T]:
+        """`evaluate()` once for each way of binding the names it reads that take several values (a
+        loop's variable, a helper's parameter); once, with them built at run time, past `_LEAVES`."""
+        saved = (self._binding, self._local, self._needed, self._recording)
+        try:
+            results: list[T] = []
+            pending: list[Binding] = [{}]
+            leaves = 0
+            while pending:
+                binding = pending.pop()
+                self._enter(binding, recording=True)
+                result = evaluate()
+                needed = self._needed
+                if needed is None:
+                    results.append(result)
+                    continue
+                options = self._alternatives(needed)
+                options = [{needed: None}] if options is None else options
+                leaves += len(options)
+                if leaves > _LEAVES:
+                    self._enter({}, recording=False)
+                    return [evaluate()]
+                pending.extend({**binding, **option} for option in reversed(options))
+            return results
+        finally:
+            self._binding, self._local, self._needed, self._recording = saved
 
-    def _keep(self, names: Iterable[str]) -> tuple[str, ...]:
-        """Distinct names, spelled canonically (`posix.system` is `os.system`): every one that may lead
-        to a known name (through a module that imports another: `mylib.os.system`), and a few others."""
-        useful: dict[str, None] = {}
-        others: dict[str, None] = {}
-        for name in names:
-            head, dot, rest = name.partition(".")
-            canonical = _SAME.get(head, head) + dot + rest
-            known = self._useful(canonical)
-            if known or len(others) < _OTHERS:
-                (useful if known else others)[canonical] = None
-        return (*useful, *others)
+    def _enter(self, binding: Binding, recording: bool) -> None:
+        """Evaluate in `binding` next; `recording` which name with several values it reads unbound."""
+        self._binding, self._local, self._needed, self._recording = binding, {}, None, recording
 
-    def _useful(self, name: str) -> bool:
-        parts = name.split(".")
-        return any(".".join(parts[start:]) in self._known for start in range(len(parts)))
+    def _alternatives(self, name: str) -> list[Binding] | None:
+        """The bindings `name` takes, found once; None when rein cannot list them (or while listing
+        them needs them: a recursive helper)."""
+        if name not in self._options:
+            self._options[name] = None
+            self._options[name] = choices.alternatives(self, name)
+        found = self._options[name]
+        return None if found is None else [dict(option) for option in found]
 
     def string(self, node: ast.expr | None, depth: int = 0) -> str | None:
         """The string `node` evaluates to, when it is fully known."""
@@ -126,12 +110,16 @@ class Scope:
             if isinstance(node.op, ast.Mod) and isinstance(left, Text):
                 return values.percent(left, right)
             if isinstance(node.op, ast.Div):  # pathlib's `/`
-                return values.pure_path([left, right])
+                return paths.pure_path([left, right])
             return None
-        if isinstance(node, ast.List | ast.Tuple):
+        if isinstance(node, ast.List | ast.Tuple | ast.Set):
             return self.sequence(node.elts, depth)
+        if isinstance(node, ast.Dict):
+            return self._dict(node, depth)
         if isinstance(node, ast.Name):
-            return self._const(node.id, depth)
+            return self._const(node, depth)
+        if isinstance(node, ast.Attribute):
+            return self._attribute(node, depth)
         if isinstance(node, ast.Call):
             return self._call(node, depth)
         if isinstance(node, ast.Subscript):
@@ -139,116 +127,129 @@ class Scope:
         return None
 
     def sequence(self, nodes: list[ast.expr], depth: int = 0) -> Seq:
-        """The items of a list display or of a call's positional arguments, `*x` spliced in."""
+        """The items of a list display or of a call's positional arguments, `*x` spliced in; after a
+        part of unknown length, only that more items may follow is kept."""
         items: list[Value] = []
-        open_ = False
         for node in nodes:
             if isinstance(node, ast.Starred):
                 inner = self.value(node.value, depth)
-                if isinstance(inner, Seq) and len(items) + len(inner.items) <= values.ITEMS:
-                    items.extend(inner.items)
-                open_ = open_ or not isinstance(inner, Seq) or inner.open or len(items) >= values.ITEMS
+                if not isinstance(inner, Seq) or len(items) + len(inner.items) > values.ITEMS:
+                    return Seq(tuple(items), True)
+                items.extend(inner.items)
+                if inner.open:
+                    return Seq(tuple(items), True)
             else:
                 items.append(self.value(node, depth))
-        return Seq(tuple(items), open_)
+        return Seq(tuple(items))
 
-    def _name(self, name: str) -> list[str]:
-        found = [*self.names.imports.get(name, ()), *self._aliases.get(name, ())]
-        found += [f"{module}.{name}" for module in self._star]
-        found += [name] if name in MODULES else []
-        # A builtin imported under its own name is the module's (`from re import compile`), but for
-        # those that run code or load modules: an import in a branch that never runs would hide them.
-        if name in _BUILTINS and (name in _ALWAYS or name not in self.names.imports):
-            found.append(f"builtins.{name}")
-        return found
-
-    def _returned(self, call: ast.Call, depth: int) -> list[str]:
-        """What a call returns, when that is a module or a function: `__import__("os")`,
-        `getattr(os, "system")`, `eval("os.system")`, `ctypes.CDLL(None)`."""
-        found: list[str] = []
-        first = call.args[0] if call.args else None
-        getter = call.func
-        if isinstance(getter, ast.Call) and getter.args and call.args:  # `operator.attrgetter("system")(os)`
-            attribute = self.string(getter.args[0], depth)
-            if attribute and "operator.attrgetter" in self.resolve(getter.func, depth):
-                found += [f"{base}.{attribute}" for base in self.resolve(call.args[0], depth)]
-        for function in self.resolve(call.func, depth):
-            if function in IMPORTS:
-                module = self.string(first, depth)
-                found += [module, module.split(".")[0]] if module else []
-            elif function == "builtins.getattr" and len(call.args) >= 2 and first is not None:
-                attribute = self.string(call.args[1], depth)
-                found += (
-                    [_member(base, attribute) for base in self.resolve(first, depth)] if attribute else []
-                )
-            elif function == "builtins.eval":
-                code = self.string(first, depth)
-                expression = _expression(code) if code else None
-                found += self.resolve(expression, depth + 1) if expression else []
-            elif function in _LIBRARIES:
-                found.append(LIBC)
-        return found
-
-    def _item(self, node: ast.Subscript, depth: int) -> list[str]:
-        """`sys.modules["os"]`, `os.__dict__["system"]`, `vars(os)["system"]`; and a generic alias,
-        which calls its class (`subprocess.Popen[bytes](...)`)."""
-        key = self.string(node.slice, depth)
-        if key is None:
-            return [] if isinstance(node.slice, ast.Constant) else list(self.resolve(node.value, depth))
-        found: list[str] = []
-        for base in self.namespaces(node.value, depth):
-            found += (
-                self._name(key)
-                if base == "__main__"
-                else [key]
-                if base == "sys.modules"
-                else [f"{base}.{key}"]
+    def _dict(self, node: ast.Dict, depth: int) -> Value:
+        if any(key is None for key in node.keys) or len(node.keys) > values.ITEMS:
+            return None  # `{**other}`
+        return Dict(
+            tuple(
+                (self.value(key, depth), self.value(item, depth))
+                for key, item in zip(node.keys, node.values, strict=True)
+                if key is not None
             )
-        return found
+        )
 
-    def namespaces(self, node: ast.expr, depth: int = 0) -> tuple[str, ...]:
-        """The modules whose namespace `node` is (`os.__dict__`, `vars(os)`, `__builtins__`), the
-        program's own (`globals()`: `__main__`), or `sys.modules`."""
-        if isinstance(node, ast.Attribute) and node.attr == "__dict__":
-            return self.resolve(node.value, depth + 1)
-        if isinstance(node, ast.Call):
-            functions = self.resolve(node.func, depth + 1)
-            if "builtins.vars" in functions and node.args:
-                return self.resolve(node.args[0], depth + 1)
-            own = {"builtins.vars", "builtins.globals", "builtins.locals"}
-            return ("__main__",) if not node.args and own & set(functions) else ()
-        names = self.resolve(node, depth + 1)
-        return tuple(name for name in ("sys.modules", "builtins") if name in names)
-
-    def exports(self, module: str) -> frozenset[str]:
-        """The names of the program through which it reaches a process API, when `module` is the
-        program's own namespace."""
-        if module != "__main__":
-            return frozenset()
-        names = {*self.names.imports, *self.names.assigned, *_ALWAYS, "__builtins__"}
-        return frozenset(name for name in names if any(self._useful(q) for q in self._name(name)))
-
-    def _const(self, name: str, depth: int) -> Value:
+    def _const(self, node: ast.Name, depth: int) -> Value:
+        name = node.id
+        if name in self.flow.choices:
+            return self._choice(self.key(node), name)
         if name in self._consts:
             return self._consts[name]
+        if name in self._local:
+            self._reads += 1  # it read a name with several values, or is being evaluated
+            return self._local[name]
         expr = self.names.consts.get(name)
         if expr is None:
-            return Text(("__main__",)) if name == "__name__" and name not in self.names.assigned else None
-        self._consts[name] = None  # a cycle is a NameError at run time: nothing is known
-        self._consts[name] = result = self.value(expr, depth)
+            if name == "__name__" and name not in self.names.assigned:
+                return Text(("__main__",))
+            known = next((ATTRIBUTES[q] for q in self.resolve(node, depth) if q in ATTRIBUTES), None)
+            return None if known is None else known(self.names.env)  # `from sys import executable`
+        reads = self._reads
+        self._local[name] = None  # a cycle is a NameError at run time: nothing is known
+        result = self.value(expr, depth)
+        result = self._kept(name, result)
+        del self._local[name]
+        (self._consts if self._reads == reads else self._local)[name] = result
         return result
 
-    def _fstring(self, node: ast.JoinedStr, depth: int) -> Text:
-        parts: list[str | None] = []
+    def _choice(self, key: str, name: str) -> Value:
+        """A name with several values: its value in the binding evaluated now."""
+        self._reads += 1
+        if key in self._binding:
+            return self._kept(name, self._binding[key])
+        if self._recording and self._needed is None:
+            self._needed = key
+        return None
+
+    def _kept(self, name: str, value: Value) -> Value:
+        """What is left of `value` when the program changes it in place: nothing of a list changed
+        (`c[2] = "--force"`), the items of one appended to (`c.append("-f")`) with more after them."""
+        if name in self.mutated and isinstance(value, Seq | Dict):
+            return None
+        if name in self.appended and isinstance(value, Seq | Dict):
+            return Seq(value.items, True) if isinstance(value, Seq) else None
+        return value
+
+    def key(self, node: ast.Name) -> str:
+        """What binds a name read at `node`: a helper's parameter, read in the helper (`c@<helper>`),
+        or the name (bound by loops, all alike)."""
+        name = node.id
+        if name not in self.flow.scoped:
+            return name
+        found = self._keys.get(node)
+        if found is None:
+            found = self._keys[node] = self._enclosing(node)
+        return found
+
+    def _enclosing(self, node: ast.Name) -> str:
+        child: ast.AST = node
+        parent = self.names.parents.get(node)
+        while parent is not None:
+            if isinstance(parent, Function | ast.Lambda) and node.id in parameters(parent.args):
+                body = parent.body if isinstance(parent.body, list) else [parent.body]
+                if any(child is statement for statement in body):  # not its defaults or decorators
+                    return self.parameter(node.id, parent)
+            child, parent = parent, self.names.parents.get(parent)
+        return node.id
+
+    def parameter(self, name: str, function: Function | ast.Lambda) -> str:
+        """The key of a helper's parameter."""
+        if name not in self.flow.scoped:
+            return name
+        key = f"{name}@{id(function)}"
+        self._owners[key] = function
+        return key
+
+    def owner(self, key: str) -> Function | ast.Lambda | None:
+        """The helper whose parameter `key` is."""
+        return self._owners.get(key)
+
+    def _attribute(self, node: ast.Attribute, depth: int) -> Value:
+        for name in self.resolve(node, depth):
+            known = ATTRIBUTES.get(name)
+            if known is not None:
+                return known(self.names.env)
+        return attribute(self.value(node.value, depth), node.attr)
+
+    def _fstring(self, node: ast.JoinedStr, depth: int) -> Value:
+        """An f-string, its parts joined as `+` joins them: a glob or the home directory in it stays
+        one (`f"/{name}"` over `os.listdir("/")` is every entry of `/`)."""
+        out: Value = Text(("",))
         for part in node.values:
+            piece: Value = values.RUNTIME_TEXT
             if isinstance(part, ast.Constant) and isinstance(part.value, str):
-                parts.append(part.value)
+                piece = Text((part.value,))
             elif isinstance(part, ast.FormattedValue) and part.format_spec is None:
                 conversion = chr(part.conversion) if part.conversion > 0 else "s"
-                parts.append(values.convert(self.value(part.value, depth), conversion))
-            else:
-                parts.append(None)
-        return values.text(*parts)
+                value = self.value(part.value, depth)
+                plain = conversion == "s" and isinstance(value, Home | Glob)
+                piece = value if plain else values.text(values.convert(value, conversion))
+            out = values.concat(out, piece)
+        return out if isinstance(out, Text | Home | Glob) else values.RUNTIME_TEXT
 
     def _call(self, call: ast.Call, depth: int) -> Value:
         func = call.func
@@ -271,34 +272,18 @@ class Scope:
     def _subscript(self, node: ast.Subscript, depth: int) -> Value:
         if "os.environ" in self.resolve(node.value, depth):
             return values.environ(self.value(node.slice, depth), self.names.env)
-        sequence, index = self.value(node.value, depth), self.value(node.slice, depth)
-        if isinstance(sequence, Seq) and not sequence.open and isinstance(index, Const):
+        container, index = node.value, self.value(node.slice, depth)
+        if isinstance(container, ast.Attribute) and container.attr == "parents" and isinstance(index, Const):
+            levels = index.value  # `Path(p).parents[1]`
+            if isinstance(levels, int) and not isinstance(levels, bool) and 0 <= levels < 64:
+                return paths.parent(self.value(container.value, depth), levels + 1)
+            return None
+        sequence = self.value(container, depth)
+        if isinstance(sequence, Dict):
+            return sequence.get(index)
+        if isinstance(sequence, Seq) and isinstance(index, Const):
             position = index.value
-            if isinstance(position, int) and -len(sequence.items) <= position < len(sequence.items):
+            within = isinstance(position, int) and -len(sequence.items) <= position < len(sequence.items)
+            if within and isinstance(position, int) and (position >= 0 or not sequence.open):
                 return sequence.items[position]
         return None
-
-
-@functools.cache
-def _prefixes(known: frozenset[str]) -> frozenset[str]:
-    """Every qualified name that leads to one of `known` or of this module's own (`os` and `os.path`
-    lead to `os.path.join`)."""
-    return frozenset(
-        ".".join(parts[:end])
-        for name in (*known, *_KNOWN, *FUNCTIONS)
-        for parts in [name.split(".")]
-        for end in range(1, len(parts) + 1)
-    )
-
-
-def _expression(code: str) -> ast.expr | None:
-    try:
-        return ast.parse(code.strip(), mode="eval").body
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return None
-
-
-def _member(base: str, attribute: str) -> str:
-    if base in ("ctypes.cdll", "ctypes.pydll") and attribute != "LoadLibrary":
-        return LIBC  # `ctypes.cdll.libc` loads a library
-    return f"{base}.{attribute}"

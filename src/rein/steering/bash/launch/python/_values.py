@@ -1,19 +1,18 @@
 """Python values rein can know without running a program, and the pure operations on them.
 
 A value is text (a string whose parts may be built at run time), the home directory, a sequence of
-values, or a constant; None is a value built at run time. The operations are what the program's own
-code does to literals: concatenation, `%` and `str.format`, `str.join`, `shlex`, path joins. This
-module reads no syntax: `_python_scope` evaluates expressions to these values.
+values, a dict, a glob (each entry a directory listing yields), or a constant; None is a value built at
+run time. The operations are what the program's own code does to literals: concatenation, `%` and
+`str.format`, `str.join`, `shlex`. Paths are `_paths`'s. This module reads no syntax: `_scope`
+evaluates expressions to these values.
 """
 
 from __future__ import annotations
 
-import posixpath
 import re
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 from typing import TypeAlias
 
 from rein.steering.bash.launch._launch import RUNTIME
@@ -42,17 +41,43 @@ class Text:
 
 @dataclass(frozen=True, slots=True)
 class Home:
-    """The home directory followed by `rest` (`os.path.expanduser("~/x")` is `Home("/x")`)."""
+    """The home directory followed by `rest` (`os.path.expanduser("~/x")` is `Home("/x")`); `rest` may
+    climb above it (`Path.home().parent` is `Home("/..")`)."""
 
     rest: str = ""
 
 
 @dataclass(frozen=True, slots=True)
+class Glob:
+    """Each path a directory listing or `glob.glob` yields, written as the shell pattern that matches
+    them all (`os.listdir(d)` yields `Glob(Text(("*",)))`); `path` is a known text or the home dir."""
+
+    path: Text | Home
+
+
+@dataclass(frozen=True, slots=True)
 class Seq:
-    """A list or tuple; `open` when a starred part makes its length unknown."""
+    """A list or tuple; `open` when a part of unknown length follows `items` (`["git", *args]`): the
+    items after such a part are not kept, as their positions are unknown."""
 
     items: tuple[Value, ...]
     open: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Dict:
+    """A dict display whose keys and values rein evaluated; later pairs win."""
+
+    pairs: tuple[tuple[Value, Value], ...]
+
+    def get(self, key: Value) -> Value:
+        """The value at `key`; None when it is missing or a key is built at run time."""
+        for known, value in reversed(self.pairs):
+            if known == key:
+                return value
+            if not isinstance(known, Text | Const) or (isinstance(known, Text) and known.known is None):
+                return None
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +87,7 @@ class Const:
     value: bool | int | float | complex | None
 
 
-Value: TypeAlias = "Text | Home | Seq | Const | None"
+Value: TypeAlias = "Text | Home | Glob | Seq | Dict | Const | None"
 RUNTIME_TEXT = Text((None,))
 LENGTH = 100_000
 """The longest text rein builds: constants that double each other grow exponentially."""
@@ -100,17 +125,24 @@ def text(*parts: str | None) -> Text:
 
 def as_text(value: Value) -> Text:
     """`value` where a string is expected: anything but text is built at run time there (the home
-    directory in a shell text is a path rein does not know)."""
+    directory in a shell text is a path rein does not know); a glob of known text is its pattern, which
+    a shell expands to every match."""
+    if isinstance(value, Glob) and isinstance(value.path, Text):
+        return value.path
     return value if isinstance(value, Text) else RUNTIME_TEXT
 
 
 def word(value: Value) -> str | None:
-    """`value` as one argv element: the home directory is written `~` or `~/x`, which the caller keeps
-    unquoted so the walker expands it."""
+    """`value` as one argv element. The home directory is written `$HOME` or `$HOME/x`, which the caller
+    keeps unquoted so the walker expands it; a literal that starts so is a relative path Python does not
+    expand, written `./$HOME` so it stays one. A glob is no one word: None."""
     if isinstance(value, Text):
-        return value.known
+        known = value.known
+        if known is not None and known.startswith("$HOME") and known[5:6] in ("", "/"):
+            return "./" + known
+        return known
     if isinstance(value, Home) and (not value.rest or value.rest.startswith("/")):
-        return "~" + value.rest
+        return "$HOME" + value.rest
     return None
 
 
@@ -123,20 +155,45 @@ def truth(value: Value) -> bool | None:
         return None if known is None else bool(known)
     if isinstance(value, Seq):
         return True if value.items else None if value.open else False
+    if isinstance(value, Dict):
+        return bool(value.pairs)
     return True if isinstance(value, Home) else None
 
 
 def concat(left: Value, right: Value) -> Value:
     """`left + right`: strings and lists concatenate; a part built at run time stays one."""
     if isinstance(left, Seq) or isinstance(right, Seq):
-        if isinstance(left, Seq) and isinstance(right, Seq) and len(left.items) + len(right.items) <= ITEMS:
-            return Seq(left.items + right.items, left.open or right.open)
-        return Seq(left.items, True) if isinstance(left, Seq) else Seq((), True)
+        if not isinstance(left, Seq):
+            return Seq((), True)
+        if left.open:
+            return left
+        if isinstance(right, Seq) and len(left.items) + len(right.items) <= ITEMS:
+            return Seq(left.items + right.items, right.open)
+        return Seq(left.items, True)
     if isinstance(left, Home) and isinstance(right, Text) and right.known is not None:
         return Home(left.rest + right.known)
-    if (left is None and right is None) or isinstance(left, Const) or isinstance(right, Const):
+    if isinstance(left, Text) and left.known == "" and isinstance(right, Home | Glob):
+        return right
+    if isinstance(left, Glob) or isinstance(right, Glob):
+        return _glob_concat(left, right)
+    if (left is None and right is None) or isinstance(left, Const | Dict) or isinstance(right, Const | Dict):
         return None
     return text(*as_text(left).parts, *as_text(right).parts)
+
+
+def _glob_concat(left: Value, right: Value) -> Value:
+    """`glob + "/x"`, `"/dir/" + name`: the pattern extended by known text."""
+    if isinstance(left, Glob) and isinstance(right, Text) and right.known is not None:
+        path = left.path
+        return Glob(
+            Home(path.rest + right.known) if isinstance(path, Home) else text(path.known, right.known)
+        )
+    if isinstance(left, Text | Home) and isinstance(right, Glob) and isinstance(right.path, Text):
+        joined = concat(left, right.path)
+        return (
+            Glob(joined) if isinstance(joined, Home) or (isinstance(joined, Text) and joined.known) else None
+        )
+    return None
 
 
 def convert(value: Value, conversion: str) -> str | None:
@@ -223,50 +280,6 @@ def split(value: Value, separator: str | None = None, shell: bool = False) -> Va
     except ValueError:
         return None
     return Seq(tuple(Text((item,)) for item in words[:ITEMS]), len(words) > ITEMS)
-
-
-def path_join(values: Sequence[Value]) -> Value:
-    """`os.path.join(...)`: an absolute part starts over, so one built at run time before it does not
-    matter."""
-    out: Value = Text(("",))
-    for value in values:
-        known = value.known if isinstance(value, Text) else None
-        if isinstance(value, Home) or (known is not None and known.startswith("/")):
-            out = value
-        elif known is None or out is None:
-            out = None
-        elif isinstance(out, Home):
-            out = Home(posixpath.join("~" + out.rest, known)[1:])
-        elif isinstance(out, Text) and out.known is not None:
-            out = Text((posixpath.join(out.known, known),))
-    return out
-
-
-def pure_path(values: Sequence[Value]) -> Value:
-    """`pathlib.Path(...)`: joined, then normalised as pathlib does (`Path("/a/")` is `/a`)."""
-    joined_path = path_join(values) if values else Text((".",))
-    if isinstance(joined_path, Home):
-        return Home(str(PurePosixPath("~" + joined_path.rest))[1:])
-    if isinstance(joined_path, Text) and joined_path.known is not None:
-        return Text((str(PurePosixPath(joined_path.known)),))
-    return None
-
-
-def expanduser(value: Value) -> Value:
-    known = value.known if isinstance(value, Text) else None
-    if known is not None and (known == "~" or known.startswith("~/")):
-        return Home(known[1:])
-    return None if known is not None and known.startswith("~") else value
-
-
-def normpath(value: Value) -> Value:
-    """`os.path.normpath`, and `abspath`: a relative path names the same file relative to the working
-    directory as the command rein checks runs in."""
-    if isinstance(value, Home):
-        normal = posixpath.normpath("~" + value.rest)
-        return Home(normal[1:]) if normal == "~" or normal.startswith("~/") else None
-    known = value.known if isinstance(value, Text) else None
-    return None if known is None else Text((posixpath.normpath(known),))
 
 
 def environ(name: Value, env: Mapping[str, str]) -> Value:

@@ -35,6 +35,8 @@ ANY_RECEIVER = frozenset({"system", "spawn", "`"})
 with `k = Kernel`, `Object.const_get(:Kernel).system`), they are Kernel's."""
 RM_RF = frozenset({"rm_rf", "rm_r", "remove_dir", "remove_entry", "remove_entry_secure", "rmtree"})
 RM = {"rm": ("rm",), "rm_f": ("rm", "-f"), "remove": ("rm",), "remove_file": ("rm",), "rmdir": ("rmdir",)}
+PATHNAME_REMOVALS = {"rmtree": ("rm", "-rf"), "delete": ("rm",), "unlink": ("rm",)}
+"""`Pathname#rmtree` and kin, on a `Pathname.new(p)`."""
 
 
 def kind(owner: str, method: str) -> str | None:

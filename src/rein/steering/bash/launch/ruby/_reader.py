@@ -3,9 +3,10 @@
 Reads `system`/`exec`/`spawn` (bare, on `Kernel`, `Process`, `PTY`, or on a receiver that can only be
 Kernel), backticks, `%x()` and backtick heredocs, `IO.popen`, `Open3.*`, `open("|cmd")` and
 `IO.read("|cmd")`, their indirect forms (`send(:system, ...)`, `method(:system).call(...)`),
-`eval`-family calls with a string (read again as Ruby), and `FileUtils`/`File` removals as the `rm`
-they amount to. One string argument runs through a shell, several are an argv; a leading env hash and
-trailing options are skipped.
+`eval`-family calls with a string (read again as Ruby), and `FileUtils`/`File`/`Pathname` removals as
+the `rm` they amount to (a glob as a shell line, its wildcards unquoted). One string argument runs
+through a shell, several are an argv; a leading env hash and trailing options are skipped. A call in a
+loop over a known list (`%w[a b].each { |c| ... }`, `for c in [...]`) is read once per value.
 
 It does not follow methods the program defines, `require`d files, or objects passed around: a process
 API reached that way is not seen; a reference taken to one (`method(:system)` passed on, `alias run
@@ -18,6 +19,7 @@ import re
 from collections.abc import Mapping
 
 from rein.steering.bash.launch import _tree
+from rein.steering.bash.launch._bindings import around, distinct, each
 from rein.steering.bash.launch._folding import (
     MAX_DEPTH,
     at_line,
@@ -36,6 +38,7 @@ from rein.steering.bash.launch.ruby._apis import (
     CALL,
     EVAL,
     OPEN3,
+    PATHNAME_REMOVALS,
     PIPELINE,
     REFERENCES,
     RM,
@@ -46,8 +49,12 @@ from rein.steering.bash.launch.ruby._apis import (
     popen,
     spawn,
 )
+from rein.steering.bash.launch.ruby._loops import loop_of
+from rein.steering.bash.launch.ruby._paths import pathname
 from rein.steering.bash.launch.ruby._values import VARIABLES, Values
 
+_LAUNCHING = frozenset({"call", "alias", "element_reference", "subshell", "heredoc_beginning"})
+"""Nodes that may launch: read once per value of the loops around them."""
 _NAMES = re.compile(
     rb"\b(?:system|exec|spawn|popen\w*|capture\w*|pipeline\w*|open|eval|\w+_eval|send|__send__|"
     rb"public_send|method|syscall|rm_\w+|rmtree|remove_\w+)\b|`|%x"
@@ -55,37 +62,49 @@ _NAMES = re.compile(
 
 
 def read(text: str, env: Mapping[str, str]) -> tuple[Launch, ...]:
-    return _read(text, 0)
+    return _read(text, env, 0)
 
 
-def _read(text: str, depth: int) -> tuple[Launch, ...]:
+def _read(text: str, env: Mapping[str, str], depth: int) -> tuple[Launch, ...]:
     root, src = _tree.parse("ruby", text)
-    reader = _Reader(root, src, depth)
+    reader = _Reader(root, src, env, depth)
     reader.run(root)
     broken = syntax_launch("ruby", root, src, _NAMES, reader.covered)
     return (*reader.found, *([broken] if broken else []))
 
 
 class _Reader:
-    def __init__(self, root: Node, src: bytes, depth: int) -> None:
-        self.values = Values(root, src)
+    def __init__(self, root: Node, src: bytes, env: Mapping[str, str], depth: int) -> None:
+        self.values = Values(root, src, env)
+        self.env = env
         self.depth = depth
         self.found: list[Launch] = []
         self.covered: list[tuple[int, int]] = []
+        self.loops = [found for node in walk(root) if (found := loop_of(self.values, node)) is not None]
 
     def run(self, root: Node) -> None:
         for node in walk(root):
-            if node.type == "call":
-                self._call(node)
-            elif node.type == "alias":
-                self._alias(node, self.values.name(node.child_by_field_name("alias")).lstrip(":"))
-            elif node.type == "element_reference":
-                self._indirect(node, node.child_by_field_name("object"), node.named_children[1:], "[]")
-            elif node.type == "subshell":
-                self._backticks(node)
-            elif node.type == "heredoc_beginning" and "`" in self.values.name(node):
-                self._cover(node)
-                self.found.append(shell_launch("backticks", self.values.heredoc(node), line(node)))
+            loops = around(self.loops, node) if node.type in _LAUNCHING else []
+            if not loops:
+                self._visit(node)
+                continue
+            start = len(self.found)
+            for _ in each(self.values.bindings, self.values.folders(), loops):
+                self._visit(node)
+            distinct(self.found, start)
+
+    def _visit(self, node: Node) -> None:
+        if node.type == "call":
+            self._call(node)
+        elif node.type == "alias":
+            self._alias(node, self.values.name(node.child_by_field_name("alias")).lstrip(":"))
+        elif node.type == "element_reference":
+            self._indirect(node, node.child_by_field_name("object"), node.named_children[1:], "[]")
+        elif node.type == "subshell":
+            self._backticks(node)
+        elif node.type == "heredoc_beginning" and "`" in self.values.name(node):
+            self._cover(node)
+            self.found.append(shell_launch("backticks", self.values.heredoc(node), line(node)))
 
     def _cover(self, node: Node) -> None:
         self.covered.append((node.start_byte, node.end_byte))
@@ -117,6 +136,12 @@ class _Reader:
                 self.found.append(unknown_launch(api, f"{api} {what}", line(node)))
             else:
                 self._dispatch(node, self._private(owner, name), name, args[1:], f"{api}(:{name})")
+        elif method in PATHNAME_REMOVALS and receiver is not None and receiver.type == "call":
+            if pathname(values, receiver):  # `Pathname.new(p).rmtree`, `Pathname(p).rmtree`
+                self._cover(node)
+                path = values.fold(receiver)
+                launch = removal(f"Pathname#{method}", PATHNAME_REMOVALS[method], [path], line(node))
+                self.found.extend([launch] if launch is not None else [])
         elif method in REFERENCES and args:
             self._reference(node, values.fold(args[0]).text, _owner(values, receiver))
         elif method == "alias_method" and len(args) == 2:
@@ -218,7 +243,7 @@ class _Reader:
             return (unknown_launch(api, f"{api} runs code built at run time", at),)
         if self.depth >= MAX_DEPTH:
             return (too_deep("ruby", at),)
-        return at_line(_read(code, self.depth + 1), at)
+        return at_line(_read(code, self.env, self.depth + 1), at)
 
 
 def _owner(values: Values, receiver: Node | None, depth: int = 0) -> str | None:

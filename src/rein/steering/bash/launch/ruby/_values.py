@@ -1,7 +1,9 @@
 """Ruby values as far as they are known statically: string literals of every quoting (escapes decoded,
 `#{...}` folded or a run-time hole), symbols, heredocs, `+` concatenation, arrays and `%w[]`, the home
-directory (`Dir.home`, `ENV['HOME']`, `File.expand_path('~')`), `File.join`, and local variables or
-constants assigned once from such a value.
+directory (`Dir.home`, `ENV['HOME']`, `File.expand_path('~')`), the working directory (`Dir.pwd`),
+`File.join`, `File.dirname`, `File.expand_path`, globs (`Dir.glob(p)`, `Dir[p]`), `ENV['X']` from the
+environment rein knows, and local variables or constants assigned once from such a value (or fixed
+to one value of a loop). A literal `~` is no home directory: only `File.expand_path` expands it.
 
 It does not evaluate method calls beyond those: any other value is one built at run time.
 """
@@ -9,66 +11,46 @@ It does not evaluate method calls beyond those: any other value is one built at 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
+from rein.steering.bash.launch._bindings import Bindings, Folder
 from rein.steering.bash.launch._folding import (
-    HOME_VALUE,
     MAX_ITEMS,
     RUNTIME_VALUE,
     SPREAD,
-    Bindings,
-    Folder,
     Value,
-    char,
+    globbed,
     literal,
     walk,
 )
 from rein.steering.bash.launch._tree import Node, text
+from rein.steering.bash.launch.ruby._paths import env_value, path_value
+from rein.steering.bash.launch.ruby._strings import single, unescape
 
 VARIABLES = frozenset({"identifier", "constant", "instance_variable", "global_variable", "class_variable"})
 SAFE_CALLS = frozenset({"system", "exec", "spawn", "puts", "print", "p", "popen", "open", "warn", "abort"})
 """Calls that only read the variables passed to them, so passing one keeps it foldable."""
-_READS = frozenset({"", "call", "yield", "to_s", "to_str", "freeze", "dup", "clone", "itself", "empty?",
-                    "nil?", "length", "size", "include?", "start_with?", "end_with?", "[]"})  # fmt: skip
+_READS = frozenset({
+    "", "call", "yield", "to_s", "to_str", "freeze", "dup", "clone", "itself", "empty?", "nil?", "length",
+    "size", "include?", "start_with?", "end_with?", "[]", "each", "map", "collect", "flat_map", "each_entry",
+    "select", "filter", "reject", "filter_map",
+})  # fmt: skip
+"""Methods that only read their receiver (a block that changes its elements writes its own variable)."""
 _UNBINDING = frozenset({"eval", "instance_eval", "class_eval", "module_eval", "binding", "local_variable_set",
                         "instance_variable_set", "const_set", "class_variable_set", "send", "__send__",
                         "public_send"})  # fmt: skip
 """Calls that may write variables by name: any of them makes no variable foldable."""
-_ESCAPE = re.compile(
-    r"\\(?:u\{([0-9a-fA-F \t]*)\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{1,2})|([0-7]{1,3})"
-    r"|c(.)|C-(.)|M-(.)|(\n)|(.))",
-    re.DOTALL,
-)
-_SIMPLE = {"n": "\n", "t": "\t", "s": " ", "r": "\r", "e": "\x1b", "a": "\x07", "b": "\x08", "f": "\x0c",
-           "v": "\x0b"}  # fmt: skip
 _CHANGING = frozenset({"parenthesized_statements", "call", "binary", "element_reference"})
 _PASSTHROUGH = frozenset({"to_s", "to_str", "freeze", "dup", "clone", "itself", "then"})
-
-
-def _unescape(match: re.Match[str]) -> str:
-    braces, four, hexa, octal, ctrl, ctrl2, meta, newline, other = match.groups()
-    if braces is not None:
-        return "".join(char(int(code, 16)) for code in braces.split())
-    if four or hexa:
-        return char(int(four or hexa, 16))
-    if octal:
-        return char(int(octal, 8) & 0xFF)
-    if ctrl or ctrl2:
-        return "\x7f" if (ctrl or ctrl2) == "?" else char(ord(ctrl or ctrl2) & 0x9F)
-    if meta:
-        return char(ord(meta) | 0x80)
-    return "" if newline else _SIMPLE.get(other, other)
-
-
-def _single(raw: str, closing: str) -> str:
-    """A single-quoted (or `%q`) body: only backslash and the delimiters are escaped."""
-    return re.sub(r"\\([\\'" + re.escape(closing) + "])", r"\1", raw)
 
 
 class Values:
     """Folds the values of one Ruby program."""
 
-    def __init__(self, root: Node, src: bytes) -> None:
+    def __init__(self, root: Node, src: bytes, env: Mapping[str, str]) -> None:
         self.src = src
+        self.env = env
         self.bindings = Bindings()
         self._strings: Folder[Value] = Folder()
         self._lists: Folder[list[Value] | None] = Folder()
@@ -101,7 +83,7 @@ class Values:
             right = parent.child_by_field_name("right")
             holder = parent.parent
             if right is None or (holder is not None and holder.type in _CHANGING):
-                self.bindings.poison(self.name(node))  # `(x = "ls") << " -rf"` changes what it assigns
+                self.bindings.poison(self.name(node), node)  # `(x = "ls") << " -rf"` changes what it assigns
             else:
                 self.bindings.assign(self.name(node), right)
             return
@@ -129,7 +111,11 @@ class Values:
             holder = parent.parent
             if holder is None or holder.type not in ("assignment", "operator_assignment"):
                 return
-        self.bindings.poison(self.name(node))
+        self.bindings.poison(self.name(node), node)
+
+    def folders(self) -> tuple[Folder[Any], ...]:
+        """The caches a loop's variable invalidates."""
+        return (self._strings, self._lists)
 
     def fold(self, node: Node) -> Value:
         kind = node.type
@@ -146,6 +132,9 @@ class Values:
         if kind == "heredoc_beginning" and "`" not in self.name(node):  # a command's output is not known
             return self.heredoc(node)
         if kind in VARIABLES:
+            fixed = self.bindings.value(self.name(node))
+            if fixed is not None:
+                return fixed
             return self._strings.resolve(self.bindings.get(self.name(node)), self.fold, RUNTIME_VALUE)
         if kind == "binary" and _operator(node) == "+":
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
@@ -157,7 +146,10 @@ class Values:
             right = node.child_by_field_name("right")
             return self.fold(right) if right is not None else RUNTIME_VALUE
         if kind == "element_reference":
-            return self._env(node.child_by_field_name("object"), node.named_children[1:])
+            receiver = node.child_by_field_name("object")
+            if self.name(receiver).lstrip(":") == "Dir" and len(node.named_children) == 2:
+                return globbed(self.fold(node.named_children[1]))  # `Dir["/x/*"]`
+            return env_value(self, receiver, node.named_children[1:])
         if kind == "call":
             return self._call(node)
         return RUNTIME_VALUE
@@ -174,7 +166,7 @@ class Values:
         end = children[-1].start_byte if len(children) > 1 and not children[-1].is_named else node.end_byte
         if opening_text.startswith(("'", "%q", "%s", ":'", "%w", "%i")):
             raw = self.src[start:end].decode("utf-8", "replace")
-            return literal(_single(raw, self.name(children[-1]) if len(children) > 1 else "'"))
+            return literal(single(raw, self.name(children[-1]) if len(children) > 1 else "'"))
         holes = [child for child in node.named_children if child.type == "interpolation"]
         return self._pieces(start, end, holes)
 
@@ -184,7 +176,7 @@ class Values:
         for hole in [*holes, None]:
             stop = end if hole is None else hole.start_byte
             if stop > pos:
-                value += literal(_ESCAPE.sub(_unescape, self.src[pos:stop].decode("utf-8", "replace")))
+                value += literal(unescape(self.src[pos:stop].decode("utf-8", "replace")))
             if hole is not None:
                 inner = hole.named_children
                 value += self.fold(inner[0]) if len(inner) == 1 else RUNTIME_VALUE
@@ -210,26 +202,13 @@ class Values:
             return literal(self.src[start:end].decode("utf-8", "replace"))
         return self._pieces(start, end, [child for child in body.children if child.type == "interpolation"])
 
-    def _env(self, receiver: Node | None, keys: list[Node]) -> Value:
-        """`ENV['HOME']`, `ENV.fetch('HOME')`: home; any other variable is known only at run time."""
-        env = receiver is not None and self.name(receiver).lstrip(":") == "ENV"
-        return HOME_VALUE if env and keys and self.fold(keys[0]).text == "HOME" else RUNTIME_VALUE
-
     def _call(self, node: Node) -> Value:
         receiver = node.child_by_field_name("receiver")
         method = self.name(node.child_by_field_name("method"))
-        owner = self.name(receiver).lstrip(":") if receiver is not None else ""
         args = self.arguments(node)
-        if owner == "Dir" and method == "home" and not args:
-            return HOME_VALUE
-        if method == "fetch":
-            return self._env(receiver, args)
-        if owner == "File" and method == "expand_path" and len(args) == 1:
-            path = self.fold(args[0]).text
-            if path is not None and (path == "~" or path.startswith("~/")):
-                return HOME_VALUE + literal(path[1:])
-        if owner == "File" and method == "join" and args:
-            return self._join([self.fold(arg) for arg in args])
+        known = path_value(self, node, receiver, method, args)
+        if known is not None:
+            return known
         if receiver is not None and method in _PASSTHROUGH and not args:
             return self.fold(receiver)
         if receiver is not None and method == "join" and len(args) <= 1:
@@ -238,16 +217,6 @@ class Values:
             if items is not None and sep is not None and not any(item.spread for item in items):
                 return sum(_between(items, literal(sep)), Value())
         return RUNTIME_VALUE
-
-    @staticmethod
-    def _join(parts: list[Value]) -> Value:
-        joined = parts[0]
-        for part in parts[1:]:
-            tail, head = joined.parts[-1:], part.parts[:1]
-            slash = tail and isinstance(tail[0], str) and tail[0].endswith("/")
-            slash = slash or (head and isinstance(head[0], str) and head[0].startswith("/"))
-            joined = joined + (part if slash else literal("/") + part)
-        return joined
 
     def arguments(self, call: Node) -> list[Node]:
         """The positional arguments of a call: keyword pairs and a block argument left out, an env
