@@ -9,20 +9,19 @@ from dataclasses import replace
 from types import MappingProxyType
 
 from rein.steering.bash import commands
-from rein.steering.bash._effects import apply, command_cwd, join_path, resolve_path
+from rein.steering.bash._effects import apply, command_cwd, resolve_path
 from rein.steering.bash._expand import expand as expand_words
 from rein.steering.bash._frame import POSITIONAL, Ctx, Frame, Value
+from rein.steering.bash._links import link, through_links
 from rein.steering.bash._walk import G, Walk, join, then
 from rein.steering.bash._words import resolve, split_assignment
 from rein.steering.bash.commands import Call, Inner, Stdin
 from rein.steering.bash.model import (
     UNKNOWN,
-    Bounded,
     Code,
     CommandKind,
     CommandRef,
     Env,
-    Expansion,
     State,
     Unknown,
     Word,
@@ -58,7 +57,7 @@ def emit(
     if not walker.spend(len(argv)):
         return g
     shell = frame.env if expand is None else expand
-    argv = _through_links(expand_words(argv, shell, frame.arrays), frame)
+    argv = through_links(expand_words(argv, shell, frame.arrays), frame)
     if not argv:
         return g
     head = argv[0]
@@ -84,7 +83,7 @@ def emit(
         ref = _track(walker, ref, frame)
     walker.refs.append(ref)
     walker.output = commands.output(call)
-    _effects(call, frame)
+    _effects(call, frame, ctx.speculative or ctx.via == "argv suffix")
     if name in _DECLARES:  # `export PS4='$(...)'`
         for word in call.argv[1:]:
             split = split_assignment(word)
@@ -95,7 +94,7 @@ def emit(
         handler = (Word.literal(_NOT_FOUND), *call.argv)
         _call(walker, _NOT_FOUND, handler, raw, state, frame, g, ctx._replace(stdin=stdin))
     for job in found.inners:
-        given = stdin if job.mode in ("same", "child") else None
+        given = job.stdin or (stdin if job.mode in ("same", "child") else None)
         done = inner(walker, job, frame, g, ctx, given, env, state.expansion)
         if job.mode in ("same", "child", "remote"):  # the runner exits with the inner command's status
             ok = join(ok, done)
@@ -154,74 +153,22 @@ def _record(
     return then(g, ref.index)
 
 
-def _effects(call: Call, frame: Frame) -> None:
-    """What the command changes for the commands after it: shell state, files, git configuration."""
+def _effects(call: Call, frame: Frame, guess: bool) -> None:
+    """What the command changes for the commands after it: shell state, files, git configuration.
+
+    A command rein only guesses runs (an argv-suffix scan, a string that may be shell) may write
+    anything to the files it names: their content becomes unknown, never the guessed content."""
     apply(call.name, call.argv, frame, call.state.env)
     written, unnamed = commands.writes(call)
     for word, content, append in written:
-        frame.write(resolve_path(word, frame.cwd, frame.env), content, append=append)
+        frame.write(resolve_path(word, frame.cwd, frame.env), UNKNOWN if guess else content, append=append)
     if unnamed:
         frame.files_unknown = True
     change = commands.git_config_change(call)
     if change is not None:
         frame.set_git_config(*change)
     if call.name == "ln":
-        _link(call, frame)
-
-
-def _link(call: Call, frame: Frame) -> None:
-    """`ln -s TARGET LINK`: later paths through LINK lead to TARGET (`ln -s / r; rm -rf r/` empties
-    `/`); `ln A B`: B holds what A holds."""
-    words = [word for word in call.argv[1:] if not word.value.startswith("-")]
-    symbolic = any(word.value in ("-s", "--symbolic") or _bundles(word.value, "s") for word in call.argv[1:])
-    if len(words) != 2:
-        return
-    target, link = words
-    path = resolve_path(link, frame.cwd, frame.env)
-    if not isinstance(path, str):
-        frame.files_unknown = True
-        return
-    if symbolic:  # a relative target is relative to the link's own directory
-        to = resolve_path(target, posixpath.dirname(path), frame.env)
-        frame.write(path, Bounded("link", to) if isinstance(to, str) else UNKNOWN)
-    else:
-        source = resolve_path(target, frame.cwd, frame.env)
-        frame.write(path, frame.files.get(source, UNKNOWN) if isinstance(source, str) else UNKNOWN)
-
-
-def _bundles(value: str, letter: str) -> bool:
-    return value.startswith("-") and not value.startswith("--") and letter in value[1:]
-
-
-def _through_links(argv: tuple[Word, ...], frame: Frame) -> tuple[Word, ...]:
-    """Paths through a symbolic link the line made, written as the paths they lead to: any path that
-    goes on past the link (`r/`, `r/x`, `h/*`), and the link itself where the command follows it
-    (`./g` run as a program, `bash b.sh`); `rm -rf r` removes the link itself."""
-    links = {
-        path: value.path
-        for path, value in frame.files.items()
-        if isinstance(value, Bounded) and value.kind == "link"
-    }
-    if not links or isinstance(frame.cwd, Unknown):
-        return argv
-    follows = posixpath.basename(argv[0].value) not in _ON_LINKS if argv else True
-    out = list(argv)
-    for index, word in enumerate(argv):
-        if any(isinstance(part, Expansion) and part.kind != "glob" for part in word.parts):
-            continue
-        path = join_path(frame.cwd, word.value)
-        if not isinstance(path, str):
-            continue
-        for link, target in links.items():
-            if path == link and (word.value.endswith("/") or index == 0 or follows):
-                out[index] = Word(value=target + ("/" if word.value.endswith("/") else ""), raw=word.raw)
-            elif path.startswith(link + "/"):
-                out[index] = Word(value=target.rstrip("/") + path[len(link) :], raw=word.raw)
-    return tuple(out)
-
-
-_ON_LINKS = frozenset({"rm", "unlink", "rmdir", "find", "mv", "ln", "ls", "stat", "readlink", "lstat"})
-"""Commands that act on a link named as an operand, not on what it leads to."""
+        link(call, frame)
 
 
 def inner(
@@ -254,9 +201,8 @@ def inner(
     _environment(job, target, frame, shell)
     wrappers = (*ctx.wrappers, job.label) if job.label else ctx.wrappers
     speculative = ctx.speculative or job.speculative
-    fed = (
-        stdin if job.script is not None and job.mode in ("same", "child") and not _reads_stdin(job) else None
-    )
+    passed = job.stdin is not None or job.mode in ("same", "child")
+    fed = stdin if job.script is not None and passed and not _reads_stdin(job) else None
     sub = Ctx(
         ctx.src, wrappers, job.via or ctx.via, ctx.depth + 1, ctx.where, job.why or ctx.why, speculative, fed
     )

@@ -69,6 +69,9 @@ class Inner:
     is ignored, since the program may never run it as shell."""
     language: str = ""
     """For a script in another language (`python`, `make`): its language; empty for shell."""
+    stdin: Stdin | None = None
+    """Standard input the runner itself gives the command (a program's `input=`, a pipe it writes);
+    None for the runner's own stdin where the mode passes it on."""
 
 
 @dataclass(frozen=True, slots=True)

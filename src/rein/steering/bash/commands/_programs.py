@@ -11,14 +11,21 @@ wrote and then runs by its path (`./run.sh`) is read with the interpreter its `#
 from __future__ import annotations
 
 import posixpath
+import re
 import shlex
 from collections.abc import Sequence
+from dataclasses import replace
 
 from rein.steering.bash.commands._inner import NOTHING, Call, Inner, Unwrapped, Value, run
 from rein.steering.bash.commands._interp import language, program
 from rein.steering.bash.commands._sources import file_text, stdin_text
 from rein.steering.bash.launch import RUNTIME, Launch, launches
-from rein.steering.bash.model import UNKNOWN
+from rein.steering.bash.model import UNKNOWN, Stdin
+
+_FEEDS = re.compile(r"\binput\s*[=:]|\bstdin\b|\bcommunicate\b|\bpopen\w*\b|\bproc_open\b|['\"]\|-['\"]")
+"""Program text that writes to a process's standard input."""
+_MOVES = re.compile(r"\bchdir\b|\bcwd\s*[=:]|\bproc_open\b|\bpushd\b")
+"""Program text that changes the directory its processes start in."""
 
 
 def interpreter(call: Call) -> Unwrapped:
@@ -39,7 +46,7 @@ def interpreter(call: Call) -> Unwrapped:
         notes.extend([note] if note else [])
     if text is None:
         return Unwrapped(notes=tuple(notes))
-    found = launched(call.name, launches(prog.language, text, _known_env(call)))
+    found = launched(call.name, launches(prog.language, text, _known_env(call)), text)
     return Unwrapped(found.inners, (*notes, *found.notes))
 
 
@@ -62,7 +69,7 @@ def executable(call: Call) -> Unwrapped | None:
         return Unwrapped((inner,))
     if lang is None:
         return Unwrapped(notes=(f"{head.value} runs with {interpreter}, a program rein cannot read",))
-    return launched(head.value, launches(lang, text, _known_env(call)))
+    return launched(head.value, launches(lang, text, _known_env(call)), text)
 
 
 def _shebang(text: str) -> str:
@@ -83,28 +90,38 @@ def _known_env(call: Call) -> dict[str, str]:
     return {name: value for name, value in call.state.env.items() if isinstance(value, str)}
 
 
-def launched(label: str, found: Sequence[Launch]) -> Unwrapped:
-    """The inner commands for what a program launches; unknown launches become notes."""
+def launched(label: str, found: Sequence[Launch], text: str = "") -> Unwrapped:
+    """The inner commands for what a program launches; unknown launches become notes.
+
+    `text` is the program: where it feeds a process's stdin (`input=`, `popen(..., "w")`) that stdin
+    is unknown, so `subprocess.run(["sh"], input=...)` is a shell reading code rein cannot see; where
+    it changes directory (`os.chdir`, `cwd=`), the launched commands run in a directory rein cannot
+    tell."""
     inners: list[Inner] = []
     notes: list[str] = []
+    stdin = Stdin("pipe") if _FEEDS.search(text) else None
+    moved = bool(_MOVES.search(text))
     for launch in found:
         why = f"{label} starts it with {launch.api}" + (f" (line {launch.line})" if launch.line else "")
-        if launch.shell is not None:
-            inners.append(Inner(f"{label} {launch.api}", "maybe", script=launch.shell, why=why))
-        elif launch.argv:
-            text = " ".join(_quoted(value) for value in launch.argv)
-            inners.append(Inner(f"{label} {launch.api}", "maybe", script=text, why=why))
+        script = launch.shell
+        if script is None and launch.argv:
+            script = " ".join(_quoted(value) for value in launch.argv) + (
+                f" {RUNTIME}" if launch.rest else ""
+            )
+        if script is not None:
+            inner = Inner(f"{label} {launch.api}", "maybe", script=script, why=why, stdin=stdin)
+            inners.append(replace(inner, cwd_unknown=True) if moved else inner)
         if launch.unknown:
             notes.append(f"{label}: {launch.unknown}")
     return Unwrapped(tuple(inners), tuple(notes))
 
 
 def _quoted(value: str | None) -> str:
-    """One argv element as a shell word with the same value: `~` and `$HOME` at its start still expand
-    (the readers write home that way), and an element built at run time is an unknown variable."""
+    """One argv element as a shell word with the same value: `$HOME` at its start still expands (the
+    readers write the home directory that way), a literal `~` does not (no shell reads an argv), and an
+    element built at run time is an unknown variable."""
     if value is None:
         return f'"{RUNTIME}"'
-    for prefix in ("~/", "$HOME/"):
-        if value.startswith(prefix):
-            return prefix + shlex.quote(value[len(prefix) :])
-    return value if value in ("~", "$HOME") else shlex.quote(value)
+    if value == "$HOME" or value.startswith("$HOME/"):
+        return "$HOME" + (shlex.quote(value[5:]) if value[5:] else "")
+    return shlex.quote(value)
