@@ -11,7 +11,7 @@ import itertools
 import shlex
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rein.steering.bash.commands import RUNNERS
@@ -66,7 +66,15 @@ def test_every_runner_has_a_spelling() -> None:
 def test_a_blocked_command_stays_blocked_in_every_runner(
     check: Check, runner: str, template: str, seed: str, rule: str
 ) -> None:
+    if _bounded(template, rule):
+        assert check(fill(template, seed)).allow  # a dev server under `timeout` ends: the shell does not hang
+        return
     blocked_by(check, fill(template, seed), rule)
+
+
+def _bounded(template: str, rule: str) -> bool:
+    """`timeout N cmd` ends cmd after N seconds, so a server under it does not hang the shell."""
+    return rule == "no-dev-server" and template.startswith("timeout ")
 
 
 def blocked_by(check: Check, command: str, rule: str) -> None:
@@ -125,7 +133,8 @@ PAIRS = _ALL_PAIRS[:: max(1, len(_ALL_PAIRS) // 300)]
 @pytest.mark.parametrize(("outer", "inner"), PAIRS, ids=[f"{o} / {i}" for o, i in PAIRS])
 def test_two_runners_nested_still_block(check: Check, outer: str, inner: str) -> None:
     for seed, rule in SEEDS[:4]:
-        blocked_by(check, fill(outer, fill(inner, seed)), rule)
+        if not (_bounded(outer, rule) or _bounded(inner, rule)):
+            blocked_by(check, fill(outer, fill(inner, seed)), rule)
 
 
 _seed = st.sampled_from(SEEDS)
@@ -149,6 +158,7 @@ def _mutated(command: str, how: str) -> str:
 def test_hypothesis_finds_no_allow_of_a_seeded_dangerous_command(
     check: Check, seed: tuple[str, str], wrappers: list[str], how: str
 ) -> None:
+    assume(not any(_bounded(template, seed[1]) for template in wrappers))
     command = _mutated(seed[0], how)
     for template in wrappers:
         command = fill(template, command)

@@ -197,7 +197,9 @@ RUNNER_KEYS = (
     *("stdbuf", "unbuffer", "setsid", "pkexec", "chroot", "watch", "flock", "ssh", "runuser", "xargs"),
     *("parallel", "watchexec", "heroku run", "npm", "npx", "pnpm", "pnpm exec", "pnpm dlx", "yarn"),
     *("yarn dlx", "bun", "bunx", "deno", "uv", "uv run", "uvx", "pipx run", "poetry run", "pdm run"),
-    *("conda run", "hatch run", "bundle exec", "devbox run", "kubectl exec"),
+    *("conda run", "hatch run", "bundle exec", "devbox run", "kubectl exec", "oc rsh", "podman unshare"),
+    *("volta run", "rustup run", "mise exec", "fnm exec", "pipenv run", "brew", "brew bundle exec", "tmux"),
+    *("tmux new-session", "tmux send-keys", "tmux run-shell", "yarn workspaces foreach"),
     *(
         f"{engine}{sub}"
         for engine in ("docker", "podman", "nerdctl")
@@ -223,6 +225,8 @@ def test_tables_that_read_operands_first_permute() -> None:
     assert (
         spec("make").permute and spec("nix-shell").permute and spec("rm").permute and spec("script").permute
     )
+    permuting = ("split", "sort", "psql", "su", "gh alias set", "firebase emulators:exec", "brew sh")
+    assert all(spec(key).permute for key in permuting)
     assert spec("no-such-runner") == Options(permute=False, abbreviate=False)
     assert spec_for("rm") is TOOL_OPTIONS["rm"] and spec_for("sudo") is None
 

@@ -20,7 +20,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
-from rein.steering.bash.commands import _containers, _feeders, _pkg, _shells, _text, _wrappers
+from rein.steering.bash.commands import (
+    _builds,
+    _consoles,
+    _containers,
+    _editors,
+    _feeders,
+    _hooks,
+    _js,
+    _pkg,
+    _shells,
+    _terminals,
+    _text,
+    _versions,
+    _wrappers,
+    _xargs,
+)
 from rein.steering.bash.commands._files import Writes, writes
 from rein.steering.bash.commands._git import read_git, subcommand_index
 from rein.steering.bash.commands._git_tables import git_spec
@@ -38,11 +53,11 @@ from rein.steering.bash.commands._inner import (
     text_of,
 )
 from rein.steering.bash.commands._interp import SHELLS, Program, language, program
+from rein.steering.bash.commands._js import normalize_npm
 from rein.steering.bash.commands._makefile import make
 from rein.steering.bash.commands._options import Options, Parsed, long_options, parse
 from rein.steering.bash.commands._options import normalize as normalize_options
 from rein.steering.bash.commands._output import output
-from rein.steering.bash.commands._pkg import normalize_npm
 from rein.steering.bash.commands._programs import executable, interpreter
 from rein.steering.bash.commands._suffix import unknown_command
 from rein.steering.bash.commands._tables import spec as tool_spec
@@ -56,8 +71,14 @@ _INTERPRETERS = ("node", "nodejs", "deno", "perl", "ruby", "php", "awk", "gawk",
 RUNNERS: Mapping[str, Handler] = {
     **_wrappers.HANDLERS,
     **_pkg.HANDLERS,
+    **_js.HANDLERS,
     **_containers.HANDLERS,
     **_text.HANDLERS,
+    **_versions.HANDLERS,
+    **_builds.HANDLERS,
+    **_hooks.HANDLERS,
+    **_consoles.HANDLERS,
+    **_editors.HANDLERS,
     **dict.fromkeys(SHELLS, _shells.shell),
     **dict.fromkeys(_INTERPRETERS, interpreter),
     "eval": _shells.eval_string,
@@ -72,13 +93,15 @@ RUNNERS: Mapping[str, Handler] = {
     "at": _shells.at,
     "batch": _shells.at,
     "expect": _shells.expect,
-    "xargs": _feeders.xargs,
+    "xargs": _xargs.xargs,
     "parallel": _feeders.parallel,
     "find": _feeders.find,
     "fd": _feeders.fd,
     "fdfind": _feeders.fd,
     "make": make,
     "gmake": make,
+    "tmux": _terminals.tmux,
+    "screen": _terminals.screen,
 }
 """Runners by command name (python's names, `python3.12` and the like, are matched apart)."""
 
@@ -87,7 +110,8 @@ _MIXED = frozenset({
     "conda", "mamba", "micromamba", "bundle", "devbox", "nix", "direnv", "corepack", "docker", "podman",
     "nerdctl", "kubectl", "oc", "tar", "bsdtar", "gtar", "rsync", "sed", "gsed", "make", "gmake", "find",
     "fd", "fdfind", "ssh", "trap", "at", "batch", "expect", "heroku", "cmake", "zip", "man", "tcpdump",
-    "wget", "nodemon", "gcloud", "fly", "flyctl", "doctl", "vagrant", "az",
+    "wget", "nodemon", "gcloud", "fly", "flyctl", "doctl", "vagrant", "az", *_versions.HANDLERS,
+    *_builds.HANDLERS, *_hooks.HANDLERS, *_consoles.HANDLERS, *_editors.HANDLERS, "tmux", "screen",
 })  # fmt: skip
 """Runners only when they run something (`git rebase -x`, `npm exec`, `docker run`): inert otherwise."""
 

@@ -184,6 +184,10 @@ CONTAINERS: dict[str, Options] = {
     # `kubectl exec` with the global options. The real parser lets options follow the pod (cobra
     # interspersed); `kubectl exec POD -- CMD` is read at `--` by the handler.
     "kubectl exec": _cobra("cfnsv", f"container= filename= pod-running-timeout= quiet stdin tty {_KUBECTL}"),
+    # `oc rsh [options] POD [COMMAND]` (openshift/oc pkg/cli/rsh/rsh.go) with kubectl's global options.
+    "oc rsh": _cobra("cfnsv", f"container= filename= shell= timeout= no-tty quiet tty {_KUBECTL}"),
+    # `podman unshare [--rootless-netns] [command]` (cmd/podman/system/unshare.go).
+    "podman unshare": _cobra("", f"rootless-cni rootless-netns help {_PODMAN_PERSISTENT}"),
     # heroku CLI (oclif): `run`, `run:detached`, `run:inside` together.
     "heroku run": _cobra(
         "aers", "app= env= remote= size= type= exit-code help listen no-launcher no-notify no-tty tail"

@@ -1,26 +1,45 @@
 """Containers, pods and hosted machines: `docker`/`podman` `run`/`exec` (also `container run`, `compose
-run`/`exec`), `kubectl exec`/`run`, `heroku run`. The command runs elsewhere (its cwd and branch are
-unknown), but a rule still applies to it: `docker exec app rm -rf /` is checked like `rm -rf /`."""
+run`/`exec`, `--entrypoint`), `podman unshare`, `kubectl exec`/`run`/`create job -- cmd`, `oc rsh`,
+`heroku run`. The command runs elsewhere (its cwd and branch are unknown), but a rule still applies to
+it: `docker exec app rm -rf /` is checked like `rm -rf /`. A detached one (`docker run -d`) is labelled
+so (`docker run -d`), for the rules that let a detached server run."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 
 from rein.steering.bash.commands._inner import NOTHING, Call, Unwrapped, run, script
 from rein.steering.bash.commands._options import parse
 from rein.steering.bash.commands._suffix import suffixes
 from rein.steering.bash.commands._tables import spec
+from rein.steering.bash.model import Word
 
 _RUNS = {"run": 1, "exec": 1, "create": 1}
 """Subcommands that take a command after one operand (the image or the container)."""
 
 
 def _after_operand(call: Call, index: int, key: str, label: str) -> Unwrapped:
-    """The command after the options and one operand (`docker exec [opts] ctr cmd args`)."""
+    """The command after the options and one operand (`docker exec [opts] ctr cmd args`): with
+    `--entrypoint`, the entrypoint is the program and the words after the image its arguments. A
+    detached one (`docker run -d`) says so in its label."""
     parsed = parse(call.argv, index, spec(key))
     if parsed.unknown:
         return suffixes(call, parsed.rest, label)
-    return run(label, "remote", call.argv[parsed.rest + 1 :])
+    rest = call.argv[parsed.rest + 1 :]
+    detach = [value for name, value in parsed.options if name in ("-d", "--detach")]
+    if detach and (detach[-1] is None or detach[-1].value.lower() not in ("false", "0")):
+        label = f"{label} -d"
+    entrypoint = parsed.last("--entrypoint")
+    if entrypoint is None or parsed.rest >= len(call.argv):
+        return run(label, "remote", rest)
+    if entrypoint.dynamic:
+        return Unwrapped(notes=(f"{label} --entrypoint is dynamic: {entrypoint.raw}",))
+    try:
+        program = tuple(Word.literal(word) for word in shlex.split(entrypoint.value))
+    except ValueError:
+        program = (entrypoint,)
+    return run(label, "remote", (*program, *rest))
 
 
 def docker(call: Call) -> Unwrapped:
@@ -39,18 +58,23 @@ def docker(call: Call) -> Unwrapped:
         return NOTHING
     if words and words[0] in _RUNS:
         return _after_operand(call, index + 1, f"{name} {words[0]}", f"{name} {words[0]}")
+    if words[:1] == ["unshare"] and name == "podman":  # the command runs here, in a user namespace
+        return run("podman unshare", "child", argv[parse(argv, index + 1, spec("podman unshare")).rest :])
     return NOTHING
 
 
 def kubectl(call: Call) -> Unwrapped:
-    """`kubectl [global options] exec [options] pod -- cmd`; `run`/`debug ... -- cmd`."""
+    """`kubectl [global options] exec [options] pod -- cmd`; `run`/`debug`/`create job ... -- cmd`;
+    `oc rsh pod cmd`."""
     argv = call.argv
     parsed = parse(argv, 1, spec(call.name if call.name == "kubectl" else "kubectl"))
     if parsed.unknown:
         return suffixes(call, 0, call.name)
     index = parsed.rest
     action = argv[index].value if index < len(argv) else ""
-    if action not in ("exec", "run", "debug"):
+    if action == "rsh":  # `oc rsh [options] POD [cmd args]`
+        return _after_operand(call, index + 1, "oc rsh", "oc rsh")
+    if action not in ("exec", "run", "debug", "create"):
         return NOTHING
     values = [word.value for word in argv]
     if "--" in values[index:]:

@@ -1,4 +1,4 @@
-"""Runners that supply arguments at run time: `xargs`, `parallel`, `find -exec`, `fd -x`.
+"""Runners that supply arguments at run time: `parallel`, `find -exec`, `fd -x` (and `xargs`, in `_xargs`).
 
 An argument supplied at run time may be anything, a flag included (`xargs git push` may get `-f`), so
 it is a word rules cannot read, unless rein can bound it: `find . -exec rm {} +` gives paths at or
@@ -30,7 +30,7 @@ from rein.steering.bash.model import UNKNOWN, Bounded, Expansion, Unknown, Word
 
 RUNTIME_RAW = "{}"
 """How an argument supplied at run time shows in a command's text."""
-_MAX_ITEMS = 16
+MAX_ITEMS = 16
 """Literal argument lists longer than this (`parallel cmd ::: a b c ...`) are read as run-time ones."""
 
 
@@ -41,7 +41,7 @@ def runtime_word(bound: Unknown = UNKNOWN, prefix: str = "", suffix: str = "") -
     return Word(value=f"{prefix}{{}}{suffix}", raw=f"{prefix}{{}}{suffix}", parts=parts)
 
 
-def _replace(argv: Argv, marker: str, bound: Unknown) -> tuple[Argv, bool]:
+def replace_marker(argv: Argv, marker: str, bound: Unknown) -> tuple[Argv, bool]:
     """`argv` with every `marker` inside a literal word replaced by the run-time argument."""
     out: list[Word] = []
     found = False
@@ -53,44 +53,6 @@ def _replace(argv: Argv, marker: str, bound: Unknown) -> tuple[Argv, bool]:
         prefix, _, suffix = word.value.partition(marker)
         out.append(runtime_word(bound, prefix, suffix))
     return tuple(out), found
-
-
-def _lines(call: Call, delimiter: str | None) -> tuple[str, ...] | Unknown:
-    """The arguments `xargs` reads from stdin, when rein knows them; else what it knows of them."""
-    stdin = call.stdin
-    content = stdin.content if stdin is not None else UNKNOWN
-    if isinstance(content, Unknown):
-        return content
-    items = content.split(delimiter) if delimiter else shlex.split(content, posix=True)
-    return tuple(item for item in items if item)
-
-
-def xargs(call: Call) -> Unwrapped:
-    argv = call.argv
-    parsed = parse(argv, 1, spec("xargs"))
-    command = argv[parsed.rest :] or (Word.literal("echo"),)
-    marker = parsed.last("-I", "--replace", "-i")
-    delimiter = "\0" if parsed.has("-0", "--null") else None
-    items = _lines(call, delimiter) if not parsed.has("-a", "--arg-file") else UNKNOWN
-    if isinstance(items, tuple) and len(items) <= _MAX_ITEMS:
-        if marker is None:
-            return run("xargs", "maybe", (*command, *(Word.literal(item) for item in items)))
-        return Unwrapped(
-            tuple(Inner("xargs", "maybe", argv=_put(command, marker.value, item)) for item in items)
-        )
-    bound = items if isinstance(items, Unknown) else UNKNOWN
-    if marker is not None or parsed.has("-i"):
-        replaced, _ = _replace(command, marker.value if marker is not None else "{}", bound)
-        return run("xargs", "maybe", replaced)
-    return run("xargs", "maybe", (*command, runtime_word(bound)))
-
-
-def _put(argv: Argv, marker: str, item: str) -> Argv:
-    """`argv` with a known argument where `xargs -I` puts it."""
-    return tuple(
-        Word.literal(word.value.replace(marker, item)) if not word.dynamic and marker in word.value else word
-        for word in argv
-    )
 
 
 def find(call: Call) -> Unwrapped:
@@ -117,8 +79,8 @@ def find(call: Call) -> Unwrapped:
         while index < len(argv) and not _find_end(argv, index):
             index += 1
         if index > start:
-            for bound in bounds[:_MAX_ITEMS]:
-                replaced, _ = _replace(argv[start:index], "{}", bound)
+            for bound in bounds[:MAX_ITEMS]:
+                replaced, _ = replace_marker(argv[start:index], "{}", bound)
                 inners.append(Inner(f"find {action}", "maybe", argv=replaced, cwd_unknown="dir" in action))
         index += 1
     return Unwrapped(tuple(inners))
@@ -153,7 +115,7 @@ def fd(call: Call) -> Unwrapped:
                 if not paths
                 else UNKNOWN
             )
-            replaced, found = _replace(command, "{}", bound)
+            replaced, found = replace_marker(command, "{}", bound)
             return run(f"fd {word.value}", "maybe", replaced if found else (*command, runtime_word(bound)))
     return NOTHING
 
@@ -172,7 +134,7 @@ def parallel(call: Call) -> Unwrapped:
             known = word.value in (":::", ":::+")
             continue
         items.append(word.value if known and not word.dynamic else UNKNOWN)
-    if end == len(argv) or len(items) > _MAX_ITEMS:
+    if end == len(argv) or len(items) > MAX_ITEMS:
         items = [UNKNOWN]
     jobs: list[Inner] = []
     notes: list[str] = []

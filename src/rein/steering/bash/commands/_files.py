@@ -1,6 +1,7 @@
 """The files a command writes, and what into them, for the scripts a command line writes and then runs
 (`printf ... | tee run.sh; sh run.sh`). Redirects (`> f`) are the walker's; this is what commands do:
-`tee`, `cp`, `mv`, editing in place, and downloads and archives, whose files rein cannot name."""
+`tee`, `cp`, `mv`, editing in place, `npm pkg set`, and downloads and archives, whose files rein cannot
+name."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from collections.abc import Callable
 
 from rein.steering.bash._effects import join_path
 from rein.steering.bash.commands._inner import Call, Value
+from rein.steering.bash.commands._options import parse
+from rein.steering.bash.commands._tables import spec
 from rein.steering.bash.model import UNKNOWN, Word
 
 Write = tuple[Word, Value, bool]
@@ -77,6 +80,23 @@ def _tar(call: Call) -> Writes:
     return (), extracts
 
 
+def _package_json(call: Call) -> Writes:
+    """`npm pkg set|delete|fix`, `npm set-script` (also through `pnpm`, and `bun pm pkg`): package.json
+    changes in ways rein does not follow, so a script run after it is not known."""
+    argv = call.argv
+    parsed = parse(argv, 1, spec(call.name if call.name in ("npm", "pnpm") else "bun"))
+    words = [word.value for word in argv[parsed.rest : parsed.rest + 3]]
+    if call.name == "bun" and words[:1] == ["pm"]:
+        words = words[1:]
+    if words[:1] != ["set-script"] and (
+        words[:1] != ["pkg"] or words[1:2] not in (["set"], ["delete"], ["fix"])
+    ):
+        return NONE
+    directory = parsed.last("-C", "--prefix", "--dir", "--cwd")
+    path = f"{directory.value.rstrip('/')}/package.json" if directory is not None else "package.json"
+    return ((Word(value=path, raw=path), UNKNOWN, False),), False
+
+
 _WRITERS: dict[str, Callable[[Call], Writes]] = {
     "tee": _tee,
     "cp": _copy,
@@ -90,5 +110,8 @@ _WRITERS: dict[str, Callable[[Call], Writes]] = {
     "bsdtar": _tar,
     "git": _clone,
     "gh": _clone,
+    "npm": _package_json,
+    "pnpm": _package_json,
+    "bun": _package_json,
     **{name: lambda call: ((), True) for name in _UNNAMED},
 }

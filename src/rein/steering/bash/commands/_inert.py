@@ -20,8 +20,8 @@ SHELL_BUILTINS = frozenset({
 
 _COREUTILS = frozenset({
     "ls", "dir", "vdir", "cat", "tac", "nl", "od", "hexdump", "xxd", "base32", "base64", "basenc", "fmt",
-    "fold", "pr", "head", "tail", "split", "csplit", "wc", "sum", "cksum", "b2sum", "md5sum", "sha1sum",
-    "sha224sum", "sha256sum", "sha384sum", "sha512sum", "sort", "shuf", "uniq", "comm", "ptx", "tsort",
+    "fold", "pr", "head", "tail", "csplit", "wc", "sum", "cksum", "b2sum", "md5sum", "sha1sum",
+    "sha224sum", "sha256sum", "sha384sum", "sha512sum", "shuf", "uniq", "comm", "ptx", "tsort",
     "cut", "paste", "join", "tr", "expand", "unexpand", "cp", "mv", "rm", "rmdir", "mkdir", "mkfifo",
     "mknod", "ln", "link", "unlink", "touch", "chmod", "chown", "chgrp", "install", "shred", "truncate",
     "dd", "df", "du", "stat", "sync", "readlink", "realpath", "basename", "dirname", "pathchk", "mktemp",
@@ -34,43 +34,48 @@ _COREUTILS = frozenset({
     "mkswap", "swapon", "swapoff", "lscpu", "lspci", "lsusb", "dmesg", "journalctl", "systemctl",
     "service", "useradd", "userdel", "usermod", "groupadd", "passwd", "chpasswd", "crontab", "getent",
 })  # fmt: skip
-"""coreutils and the usual system tools (`sort` runs `--compress-program`, but only a name, not a
-command line rein could check: it is listed as data, like `dd` and `mkfs`, whose danger is their own)."""
+"""coreutils and the usual system tools (`dd` and `mkfs` are listed as data: their danger is their own).
+`split --filter` and `sort --compress-program` run a program, so they are runners."""
 
 _TEXT = frozenset({
-    "grep", "egrep", "fgrep", "rg", "ag", "ack", "ugrep", "jq", "yq", "xq", "gojq", "fx", "jless",
-    "xmllint", "csvlook", "csvcut", "mlr", "miller", "bat", "batcat", "highlight", "pygmentize", "wdiff",
-    "colordiff", "delta", "difft", "icdiff", "dos2unix", "unix2dos", "envsubst", "gettext", "msgfmt",
+    "grep", "egrep", "fgrep", "jq", "yq", "xq", "gojq", "fx", "jless",
+    "xmllint", "csvlook", "csvcut", "mlr", "miller", "highlight", "pygmentize", "wdiff",
+    "colordiff", "difft", "icdiff", "dos2unix", "unix2dos", "envsubst", "gettext", "msgfmt",
     "sponge", "pv", "nano", "pico", "code", "subl", "zed", "cloc", "tokei", "scc", "tldr",
-    "info", "apropos", "whatis", "cowsay", "figlet", "toilet", "lolcat", "glow",
+    "info", "apropos", "whatis", "cowsay", "figlet", "toilet", "lolcat", "glow", "sd", "fastmod", "comby",
+    "ruplacer", "ast-grep", "xsv", "qsv", "jira", "zenity", "kdialog", "howdoi", "rvim", "rview", "rgvim",
+    "rgview", "red",
 })  # fmt: skip
+"""Text tools: their patterns, replacements and messages are text, never commands (`sd 'git push -f'
+'git push --force-with-lease' README.md`). `rg --pre`, `ugrep --filter` and `bat`/`ack`/`ag --pager`
+run one, so those are runners; so is `sg`, which is ast-grep or shadow's `sg group -c cmd`."""
 
 _FILES = frozenset({
     "unzip", "gzip", "gunzip", "zcat", "bzip2", "bunzip2", "bzcat", "xz", "unxz", "xzcat", "lzma",
-    "zstd", "unzstd", "zstdcat", "lz4", "7z", "7za", "unrar", "cpio", "ar", "curl", "aria2c",
-    "ftp", "rclone", "s3cmd", "ping", "ping6", "traceroute", "tracepath", "mtr", "dig",
+    "zstd", "unzstd", "zstdcat", "lz4", "7z", "7za", "unrar", "cpio", "ar", "curl",
+    "rclone", "s3cmd", "ping", "ping6", "traceroute", "tracepath", "mtr", "dig",
     "nslookup", "host", "whois", "ip", "ifconfig", "netstat", "ss", "route", "arp", "nmap", "tcpdump",
     "openssl", "ssh-keygen", "ssh-add", "ssh-copy-id", "ssh-keyscan", "gpg", "gpg2", "age", "sops",
     "certutil", "keytool", "uuidgen", "shasum", "fswatch", "inotifywait", "xdg-open",
     "open", "pbcopy", "pbpaste", "xclip", "xsel", "notify-send", "say", "espeak", "convert", "magick",
-    "ffmpeg", "ffprobe", "exiftool", "pdftotext", "pandoc", "sqlite3", "psql", "mysql", "redis-cli",
+    "ffmpeg", "ffprobe", "exiftool", "pdftotext", "pandoc", "redis-cli",
     "mongosh", "createdb", "dropdb", "pg_dump", "pg_restore", "mysqldump",
 })  # fmt: skip
 
 _DEV = frozenset({
-    "gh", "glab", "hub", "tig", "lazygit", "git-lfs", "pre-commit", "pytest", "py.test", "tox", "nox",
+    "glab", "tig", "lazygit", "git-lfs", "pre-commit", "pytest", "py.test", "nox",
     "coverage", "mypy", "pyright", "pylint", "flake8", "ruff", "black", "isort", "autopep8", "yapf",
-    "bandit", "pip", "pip3", "pipenv", "twine", "maturin", "pyenv", "virtualenv", "cookiecutter",
-    "jupyter", "ipython", "sphinx-build", "mkdocs", "pdoc", "cargo", "rustc", "rustup", "rustfmt",
-    "clippy-driver", "go", "gofmt", "golangci-lint", "gopls", "dlv", "gcc", "g++", "cc", "c++", "clang",
+    "bandit", "pip", "pip3", "twine", "maturin", "virtualenv", "cookiecutter",
+    "jupyter", "ipython", "sphinx-build", "mkdocs", "pdoc", "cargo", "rustc", "rustfmt",
+    "clippy-driver", "gofmt", "golangci-lint", "gopls", "dlv", "gcc", "g++", "cc", "c++", "clang",
     "clang++", "clang-format", "clang-tidy", "ld", "as", "nm", "objdump", "readelf", "strip", "ldd",
     "cmake", "ninja", "meson", "autoconf", "automake", "autoreconf", "pkg-config", "javac", "java",
-    "jar", "mvn", "gradle", "kotlinc", "scalac", "sbt", "dotnet", "swift", "swiftc", "xcodebuild", "zig",
+    "jar", "gradle", "kotlinc", "scalac", "sbt", "dotnet", "swift", "swiftc", "xcodebuild", "zig",
     "ghc", "cabal", "stack", "mix", "elixir", "erl", "rebar3", "dart", "flutter", "tsc", "eslint",
     "prettier", "biome", "oxlint", "stylelint", "jest", "vitest", "mocha", "playwright", "cypress",
-    "webpack", "rollup", "esbuild", "parcel", "vite", "next", "nuxt", "nuxi", "astro", "turbo", "nx",
-    "lerna", "node-gyp", "tailwindcss", "sass", "postcss", "svelte-kit", "ng", "expo", "eas", "wrangler",
-    "vercel", "netlify", "firebase", "serve", "http-server", "live-server", "webpack-dev-server",
+    "webpack", "rollup", "esbuild", "parcel", "vite", "next", "nuxt", "nuxi", "astro", "turbo",
+    "node-gyp", "tailwindcss", "sass", "postcss", "svelte-kit", "ng", "expo", "eas", "wrangler",
+    "vercel", "netlify", "serve", "http-server", "live-server", "webpack-dev-server",
     "react-scripts", "gatsby", "storybook", "uvicorn", "gunicorn", "hypercorn", "daphne", "granian",
     "waitress-serve", "flask", "django-admin", "fastapi", "streamlit", "rails", "rake", "rspec", "gem",
     "rubocop", "composer", "phpunit", "artisan", "hugo", "jekyll", "zola", "eleventy",
@@ -80,8 +85,18 @@ _DEV = frozenset({
     "alembic", "prisma", "drizzle-kit", "sequelize", "knex", "protoc", "buf", "grpcurl", "httpie", "http",
     "xh", "ab", "wrk", "hey", "k6", "locust",
 })  # fmt: skip
-"""Development tools whose arguments are data. `strace`, `tmux`, `vim` and the like are not here:
-they run what they are given (they are unknown, so their suffixes and strings are checked)."""
+"""Development tools whose arguments are data. `strace` and the like are not here: they run what they
+are given (they are unknown, so their suffixes and strings are checked); `go -exec`, `tox exec`,
+`lerna exec`, `gh alias set --shell`, `vim -c '!cmd'`, `tmux new` and the like are runners."""
 
-INERT = SHELL_BUILTINS | _COREUTILS | _TEXT | _FILES | _DEV
+_SYSTEM_PACKAGES = frozenset({
+    "apt-cache", "apt-mark", "apt-key", "apt-file", "dpkg-query", "dpkg-deb", "dnf", "yum", "microdnf",
+    "apk", "pacman", "yay", "paru", "zypper", "emerge", "xbps-install", "xbps-query", "port", "pkg",
+    "snap", "choco", "winget", "scoop",
+})  # fmt: skip
+"""OS package managers: their operands are package names (`apt-get install -y nodejs npm` installs
+`npm`, it does not run it). `apt-get`/`apt` (`-o DPkg::Pre-Invoke::=cmd`), `dpkg` (`--pre-invoke`) and
+`brew` (`bundle exec`, `sh -c`) can run a command, so they are runners."""
+
+INERT = SHELL_BUILTINS | _COREUTILS | _TEXT | _FILES | _DEV | _SYSTEM_PACKAGES
 """The inert command names."""

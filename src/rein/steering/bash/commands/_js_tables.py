@@ -94,6 +94,17 @@ JS: dict[str, Options] = {
     ),
     # yarn 2+ `dlx` (clipanion, no abbreviation): `-p`/`--package`, `-q`/`--quiet`, then the command.
     "yarn dlx": Options(short_value="p", long=longs("package= quiet"), permute=False, abbreviate=False),
+    # yarn 2+ `workspaces foreach` (clipanion): the selection options, then the yarn command it runs in
+    # each workspace (Option.Proxy). `--since` tolerates no value, so only an attached one is read.
+    "yarn workspaces foreach": Options(
+        short_value="j",
+        long=longs("""
+            exclude= from= include= jobs= since? all dry-run interlaced no-private parallel recursive
+            topological topological-dev verbose worktree
+        """),
+        permute=False,
+        abbreviate=False,
+    ),
     # bun's zig-clap: no abbreviation; `--config`/`-c` and `--inspect*` take an optional value, which is
     # the next word when it does not start with `-`. The options of `bun` before `run`/`x`/a script.
     "bun": Options(
@@ -153,3 +164,28 @@ NPM_ALIASES: dict[str, str] = {
     "add-user": "adduser",
 }
 """npm's command aliases, so `npm rum dev` reads as `npm run dev`."""
+
+PNPM_COMMANDS = frozenset({
+    *words("""
+        access add adduser approve-builds audit bin bugs c cache cat-file cat-index ci clean
+        clean-install completion completion-server config create dedupe deploy deprecate dist-tag dlx
+        docs doctor edit env exec fetch find-hash get help i ic ignored-builds import info init install
+        install-clean install-test issues it la licenses link list ll ln login logout ls m multi outdated
+        owner pack patch patch-commit patch-remove peers ping pkg prefix profile prune publish purge rb
+        rebuild recursive remove repo restart rm root rt run run-script runtime s sbom se search
+        self-update set set-script setup show star stars start store t team test token tst un undeprecate
+        uni uninstall unlink unpublish unstar up update upgrade v version view whoami why with xmas
+    """),
+})  # fmt: skip
+"""pnpm's own commands and aliases (pnpm/src/cmd/index.ts, and the npm commands it passes to npm or
+reports as not implemented); any other word runs a script of that name, else that binary."""
+
+BUN_COMMANDS = frozenset({
+    *words("""
+        a add audit auth build bun c cloud completions config create deploy discord exec getcompletes
+        help i info init install link list login logout outdated patch patch-commit pm prune publish r
+        remove repl rm run test uninstall unlink update upgrade use whoami why x
+    """),
+})  # fmt: skip
+"""bun's own commands (src/cli.zig `which`, reserved names included); any other word is a script, a
+file or a package binary (`bun vite`)."""

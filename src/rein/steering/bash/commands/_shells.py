@@ -8,13 +8,12 @@ from __future__ import annotations
 import posixpath
 import re
 
-from rein.steering.bash._words import tail
 from rein.steering.bash.commands._inner import NOTHING, Argv, Call, Inner, Unwrapped, Value, run, script
 from rein.steering.bash.commands._interp import shell_options
 from rein.steering.bash.commands._options import Options, parse
 from rein.steering.bash.commands._sources import STDIN_PATHS, file_text, stdin_text
 from rein.steering.bash.commands._tables import spec
-from rein.steering.bash.model import UNKNOWN, Word
+from rein.steering.bash.model import UNKNOWN
 
 
 def shell_string(label: str, words: Argv, what: str) -> Unwrapped:
@@ -118,32 +117,28 @@ def trap(call: Call) -> Unwrapped:
 
 
 def su(call: Call) -> Unwrapped:
-    """`su [-] [user] -c 'cmd'` (options anywhere), `runuser -u user -- cmd`."""
+    """`su [options] [-] [user [args]]` with `-c cmd` (also attached, `-c'cmd'`, and among the
+    arguments after `--`, which the user's shell reads); `runuser -u user [--] cmd args`."""
     argv = call.argv
     label = posixpath.basename(argv[0].value)
-    command: Word | None = None
-    login = False
-    for index, word in enumerate(argv[1:], start=1):
-        value = word.value
-        if value == "--":
+    if label == "runuser":
+        direct = parse(argv, 1, spec("runuser"))
+        if direct.has("-u", "--user"):
+            return run(label, "child", argv[direct.rest :])
+    parsed = parse(argv, 1, spec("su"))
+    operands = list(parsed.operands)
+    login = parsed.has("-l", "--login") or any(word.value == "-" for word in operands[:1])
+    command = parsed.last("-c", "--command", "--session-command")
+    shell_args = operands[1:] if operands and operands[0].value != "-" else operands[2:]
+    for index, word in enumerate(shell_args[:-1]):  # `su user -- -c cmd`: the shell's own -c
+        if word.value.startswith("-") and word.value.endswith("c") and not word.value.startswith("--"):
+            command = shell_args[index + 1]
             break
-        if value in ("-", "-l", "--login"):
-            login = True
-        elif value.startswith(("--command=", "--session-command=")):
-            command = tail(word, len(value.partition("=")[0]) + 1)
-        elif value in ("--command", "--session-command") or (
-            value.startswith("-") and not value.startswith("--") and value.endswith("c")
-        ):
-            command = argv[index + 1] if index + 1 < len(argv) else None
-            login = login or "l" in value[1:-1]
-    if command is not None:
-        found = script(label, "child", (command,), f"{label} -c command")
-        inners = tuple(
-            Inner(job.label, job.mode, script=job.script, cwd_unknown=login) for job in found.inners
-        )
-        return Unwrapped(inners, found.notes)
-    parsed = parse(argv, 1, spec("runuser"))
-    return run(label, "child", argv[parsed.rest :]) if parsed.has("-u", "--user") else NOTHING
+    if command is None:
+        return NOTHING
+    found = script(label, "child", (command,), f"{label} -c command")
+    inners = tuple(Inner(job.label, job.mode, script=job.script, cwd_unknown=login) for job in found.inners)
+    return Unwrapped(inners, found.notes)
 
 
 def at(call: Call) -> Unwrapped:

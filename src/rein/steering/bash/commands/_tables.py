@@ -4,18 +4,23 @@
 The tables live by family: `_wrapper_tables` (sudo, env, timeout, ...), `_feeder_tables` (xargs,
 parallel, make, watchexec, find's primaries), `_js_tables` (npm, npx, pnpm, yarn, bun), `_env_tables`
 (uv, pipx, poetry, pdm, conda, bundle, devbox, nix-shell), `_container_tables` (docker, podman,
-nerdctl, kubectl, heroku) and `_git_tables`. An option a table does not know is reported by `parse`
+nerdctl, kubectl, heroku), `_version_tables` (volta, rustup, mise, fnm, pipenv, brew), `_hook_tables`
+(split, sort, firebase, gh alias), `_console_tables` (psql, sqlite3, vim, gdb, tmux, screen) and
+`_git_tables`. An option a table does not know is reported by `parse`
 as unknown, so a handler can fall back to checking every suffix of the arguments.
 """
 
 from __future__ import annotations
 
+from rein.steering.bash.commands._console_tables import CONSOLES
 from rein.steering.bash.commands._container_tables import CONTAINERS
 from rein.steering.bash.commands._env_tables import ENVIRONMENTS
 from rein.steering.bash.commands._feeder_tables import FEEDERS
+from rein.steering.bash.commands._hook_tables import HOOKS
 from rein.steering.bash.commands._js_tables import JS
 from rein.steering.bash.commands._options import Options
 from rein.steering.bash.commands._table_kit import RUNNER, longs
+from rein.steering.bash.commands._version_tables import VERSIONS
 from rein.steering.bash.commands._wrapper_tables import WRAPPERS
 
 TOOL_OPTIONS: dict[str, Options] = {
@@ -24,6 +29,9 @@ TOOL_OPTIONS: dict[str, Options] = {
     **JS,
     **ENVIRONMENTS,
     **CONTAINERS,
+    **VERSIONS,
+    **HOOKS,
+    **CONSOLES,
     # coreutils rm: getopt_long "dfirvIR", options anywhere.
     "rm": Options(
         long=longs("""

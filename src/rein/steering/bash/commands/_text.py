@@ -1,7 +1,7 @@
 """Tools that run a command named in an option or in their script: `tar --to-command`, `tar -I`,
-`rsync -e`, `zip -TT`, `man -P`, `nodemon --exec`, the remote shells of cloud CLIs (`gcloud compute ssh
---command`), `cmake -E`'s built-in commands, and `sed`'s `e` command. (`awk` is a language: see
-`_programs`.)"""
+`rsync -e`/`--rsync-path`, `zip -TT`, `man -P`, `nodemon --exec`, the remote shells of cloud CLIs
+(`gcloud compute ssh --command`), `cmake -E`'s built-in commands, and `sed`'s `e` command. (`awk` is
+a language: see `_programs`.)"""
 
 from __future__ import annotations
 
@@ -61,12 +61,16 @@ def tar(call: Call) -> Unwrapped:
 
 
 def rsync(call: Call) -> Unwrapped:
-    """`rsync -e cmd` runs cmd; `--delete` removes what the source lacks from the destination, which
-    for an empty source is everything: checked as `rm -r DEST` when the destination is local."""
+    """`rsync -e cmd` runs cmd, `--rsync-path=cmd` runs cmd on the remote host; `--delete` removes what
+    the source lacks from the destination, which for an empty source is everything: checked as `rm -r
+    DEST` when the destination is local."""
     inners: list[Inner] = []
     notes: list[str] = []
-    for _, value in _option_values(call, ("--rsh",), ("-e",)):
-        found = script("rsync -e", "maybe", (value,), "rsync -e command")
+    for name, value in _option_values(call, ("--rsh", "--rsync-path"), ("-e",)):
+        if name == "--rsync-path":  # the remote shell runs it on the other host as the remote rsync
+            found = script("rsync --rsync-path", "remote", (value,), "rsync --rsync-path command")
+        else:
+            found = script("rsync -e", "maybe", (value,), "rsync -e command")
         inners.extend(found.inners)
         notes.extend(found.notes)
     argv = call.argv

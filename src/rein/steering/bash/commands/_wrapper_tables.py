@@ -123,6 +123,15 @@ WRAPPERS: dict[str, Options] = {
     # OpenSSH 9.x (ssh.c): getopt "1246ab:c:e:fgi:kl:m:no:p:qstvxAB:CD:E:F:GI:J:KL:MNO:P:Q:R:S:TVw:W:XYy"
     # (`-P tag` since 9.4). BSD getopt: no long options; the handler reads options after the host too.
     "ssh": Options(short_value="BDEFIJLOPQRSWbceilmopw", permute=False, abbreviate=False),
+    # util-linux su (login-utils/su-common.c): getopt_long "c:fg:G:lmpPs:w:", options anywhere; a
+    # lone `-` is `--login`. `-c` takes the rest of its word (`-c'cmd'`) or the next word.
+    "su": Options(
+        short_value="Gcgsw",
+        long=longs("""
+            command= group= session-command= shell= supp-group= whitelist-environment= fast help login
+            preserve-environment pty version
+        """),
+    ),
     # util-linux runuser (login-utils/su-common.c): getopt_long "c:fg:G:lmpPTs:u:hVw:". The real
     # parser permutes; the command is taken from the first operand on, which keeps any later option.
     "runuser": Options(

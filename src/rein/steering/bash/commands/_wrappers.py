@@ -15,6 +15,7 @@ from rein.steering.bash.commands._inner import NOTHING, Call, Inner, Unwrapped, 
 from rein.steering.bash.commands._options import Options, parse
 from rein.steering.bash.commands._shells import shell_string
 from rein.steering.bash.commands._tables import spec
+from rein.steering.bash.model import Word
 
 
 def _sudo(call: Call) -> Unwrapped:
@@ -143,6 +144,12 @@ def _watchexec(call: Call) -> Unwrapped:
     return run("watchexec", "maybe", rest)
 
 
+def _hub(call: Call) -> Unwrapped:
+    """hub wraps git: a command of its own (`pull-request`, `browse`) aside, it runs `git` with the
+    same arguments, so `hub push -f` is `git push -f`."""
+    return run("hub", "child", (Word(value="git", raw=call.argv[0].raw), *call.argv[1:]))
+
+
 def _coproc(call: Call) -> Unwrapped:
     inner = run("coproc", "maybe", call.argv[1:])
     return Unwrapped(inner.inners, problems=("unsupported shell construct 'coproc'",))
@@ -171,5 +178,6 @@ HANDLERS: dict[str, Callable[[Call], Unwrapped]] = {
     "chroot": _chroot,
     "coproc": _coproc,
     "watchexec": _watchexec,
+    "hub": _hub,
 }
 """Wrappers by command name: each returns what the command runs."""
