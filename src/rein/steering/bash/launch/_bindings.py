@@ -6,7 +6,7 @@ It reads no program itself: each language finds its assignments and loops and ca
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -152,3 +152,25 @@ def distinct(found: list[Launch], start: int) -> None:
             kept.append(launch)
     del found[start:]
     found.extend(kept)
+
+
+def visit_all(
+    nodes: Iterable[Node],
+    launching: frozenset[str],
+    loops: Sequence[Loop],
+    bindings: Bindings,
+    folders: Callable[[], Sequence[Folder[Any]]],
+    found: list[Launch],
+    visit: Callable[[Node], None],
+) -> None:
+    """Visits every node in order; a node that may launch (its type in `launching`) inside loops over
+    known values is visited once per value, its repeated launches dropped."""
+    for node in nodes:
+        inside = around(loops, node) if node.type in launching else []
+        if not inside:
+            visit(node)
+            continue
+        start = len(found)
+        for _ in each(bindings, folders(), inside):
+            visit(node)
+        distinct(found, start)

@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 
 from rein.steering.bash.launch import _tree
-from rein.steering.bash.launch._bindings import Loop, around, distinct, each, loop
+from rein.steering.bash.launch._bindings import Loop, loop, visit_all
 from rein.steering.bash.launch._folding import (
     MAX_DEPTH,
     SPREAD,
@@ -87,15 +87,10 @@ class _Reader:
         self.loops = [found for node in walk(root) if (found := self._loop(node)) is not None]
 
     def run(self, root: Node) -> None:
-        for node in walk(root):
-            loops = around(self.loops, node) if node.type in _LAUNCHING else []
-            if not loops:
-                self._visit(node)
-                continue
-            start = len(self.found)
-            for _ in each(self.values.bindings, self.values.folders(), loops):
-                self._visit(node)
-            distinct(self.found, start)
+        values = self.values
+        visit_all(
+            walk(root), _LAUNCHING, self.loops, values.bindings, values.folders, self.found, self._visit
+        )
 
     def _loop(self, node: Node) -> Loop | None:
         """`foreach (["a", "b"] as $c) { ... }`: a loop whose variable takes known values."""

@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping
 
 from rein.steering.bash.launch import _tree
-from rein.steering.bash.launch._bindings import around, distinct, each
+from rein.steering.bash.launch._bindings import visit_all
 from rein.steering.bash.launch._folding import (
     MAX_DEPTH,
     at_line,
@@ -83,15 +83,10 @@ class _Reader:
         self.loops = [found for node in walk(root) if (found := loop_of(self.values, node)) is not None]
 
     def run(self, root: Node) -> None:
-        for node in walk(root):
-            loops = around(self.loops, node) if node.type in _LAUNCHING else []
-            if not loops:
-                self._visit(node)
-                continue
-            start = len(self.found)
-            for _ in each(self.values.bindings, self.values.folders(), loops):
-                self._visit(node)
-            distinct(self.found, start)
+        values = self.values
+        visit_all(
+            walk(root), _LAUNCHING, self.loops, values.bindings, values.folders, self.found, self._visit
+        )
 
     def _visit(self, node: Node) -> None:
         if node.type == "call":
