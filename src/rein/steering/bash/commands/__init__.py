@@ -59,6 +59,7 @@ from rein.steering.bash.commands._options import Options, Parsed, long_options, 
 from rein.steering.bash.commands._options import normalize as normalize_options
 from rein.steering.bash.commands._output import output
 from rein.steering.bash.commands._programs import executable, interpreter
+from rein.steering.bash.commands._project import project_files
 from rein.steering.bash.commands._suffix import unknown_command
 from rein.steering.bash.commands._tables import spec as tool_spec
 from rein.steering.bash.commands._tables import spec_for
@@ -66,7 +67,10 @@ from rein.steering.bash.model import CommandKind, Stdin
 
 Handler = Callable[[Call], Unwrapped]
 
-_INTERPRETERS = ("node", "nodejs", "deno", "perl", "ruby", "php", "awk", "gawk", "mawk", "nawk")
+_INTERPRETERS = (
+    "node", "nodejs", "tsx", "ts-node", "deno", "perl", "ruby", "irb", "rake", "php", "ipython", "ipython3",
+    "awk", "gawk", "mawk", "nawk",
+)  # fmt: skip
 
 RUNNERS: Mapping[str, Handler] = {
     **_wrappers.HANDLERS,
@@ -112,6 +116,7 @@ _MIXED = frozenset({
     "fd", "fdfind", "ssh", "trap", "at", "batch", "expect", "heroku", "cmake", "zip", "man", "tcpdump",
     "wget", "nodemon", "gcloud", "fly", "flyctl", "doctl", "vagrant", "az", *_versions.HANDLERS,
     *_builds.HANDLERS, *_hooks.HANDLERS, *_consoles.HANDLERS, *_editors.HANDLERS, "tmux", "screen",
+    "tsx", "ts-node", "irb", "rake", "ipython", "ipython3",
 })  # fmt: skip
 """Runners only when they run something (`git rebase -x`, `npm exec`, `docker run`): inert otherwise."""
 
@@ -147,6 +152,16 @@ class Reading:
 def read(call: Call, *, scan: bool = True) -> Reading:
     """Read one command. `scan` False: an unknown command is not scanned (inside a string that is
     itself only a guess, so guesses do not compound)."""
+    reading = _read(call, scan)
+    written = project_files(reading.call)
+    if not written:
+        return reading
+    runs = reading.runs
+    runs = Unwrapped(runs.inners, (*runs.notes, *written), runs.problems)
+    return Reading(reading.call, "runner" if reading.kind == "inert" else reading.kind, runs, reading.whys)
+
+
+def _read(call: Call, scan: bool) -> Reading:
     name = call.name
     written = executable(call)
     if written is not None:

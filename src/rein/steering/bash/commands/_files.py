@@ -5,11 +5,14 @@ name."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from rein.steering.bash._effects import join_path
 from rein.steering.bash.commands._inner import Call, Value
+from rein.steering.bash.commands._interp import language, program
 from rein.steering.bash.commands._options import parse
+from rein.steering.bash.commands._sources import stdin_text
 from rein.steering.bash.commands._tables import spec
 from rein.steering.bash.model import UNKNOWN, Word
 
@@ -19,12 +22,34 @@ Writes = tuple[tuple[Write, ...], bool]
 """The files written, and whether the command writes files rein cannot name."""
 
 NONE: Writes = ((), False)
+_WRITE_APIS = re.compile(
+    r"\b(?:open|fopen|write\w*|File|fs|FileUtils|put_contents|copy\w*|move|rename\w*|Path|shutil|symlink\w*|"
+    r"link|Deno|Bun|IO|sysopen)\b"
+)
+"""Calls through which a program in any of the languages rein reads may write a file."""
 _UNNAMED = frozenset({"unzip", "7z", "7za", "cpio", "unrar", "rsync", "scp"})
 
 
 def writes(call: Call) -> Writes:
     handler = _WRITERS.get(call.name)
+    if handler is None and language(call.name) not in (None, "shell"):
+        return _program(call)
     return handler(call) if handler is not None else NONE
+
+
+def _program(call: Call) -> Writes:
+    """`python -c 'open("x.sh", "w")...'`: a program that may write files writes ones rein cannot
+    name, so a later `bash x.sh` is unknown. A program file on disk is the project's and not read."""
+    prog = program(call.name, call.argv)
+    if prog is None or prog.module is not None:
+        return NONE
+    if prog.code:
+        text = "\n".join(word.value for word in prog.code)
+    elif prog.script is None or prog.script.value == "-":
+        text = stdin_text(call, "its program")[0] or ""
+    else:
+        return NONE
+    return (), bool(_WRITE_APIS.search(text) or (prog.language == "awk" and ">" in text))
 
 
 def _operands(call: Call) -> list[Word]:

@@ -231,6 +231,10 @@ def _config(argv: Argv, index: int) -> Unwrapped:
     key, value = change
     if value is None:
         return NOTHING
+    if key in ("core.hookspath", "include.path") or (key.startswith("includeif.") and key.endswith(".path")):
+        return Unwrapped(
+            notes=(f"git config sets {key}: later git commands run hooks or read configuration from it",)
+        )
     if isinstance(value, Unknown):
         if key.startswith("alias.") or is_command_key(key) or key.endswith((".push", ".mirror")):
             return Unwrapped(notes=(f"git config sets {key} to a value not known statically",))
@@ -246,9 +250,7 @@ def _config(argv: Argv, index: int) -> Unwrapped:
     flag = _persisted_flag(key, value)
     if flag is None:
         return NOTHING
-    return Unwrapped(
-        (Inner("git config", "later", argv=tuple(Word.literal(word) for word in flag), why=later),)
-    )
+    return Unwrapped((Inner("git config", "later", argv=_literal(flag), why=later),))
 
 
 def _persisted_flag(key: str, value: str) -> tuple[str, ...] | None:
@@ -261,7 +263,21 @@ def _persisted_flag(key: str, value: str) -> tuple[str, ...] | None:
     return None
 
 
+def _remote(argv: Argv, index: int) -> Unwrapped:
+    """`git remote add --mirror[=push] NAME URL`: a later push to NAME is `git push --mirror`."""
+    words = [word.value for word in argv[index + 1 :]]
+    if "add" not in words or not any(word in ("--mirror", "--mirror=push") for word in words):
+        return NOTHING
+    why = "after this, git pushes to the remote as a mirror"
+    return Unwrapped((Inner("git remote add", "later", argv=_literal(("git", "push", "--mirror")), why=why),))
+
+
+def _literal(words: tuple[str, ...]) -> Argv:
+    return tuple(Word.literal(word) for word in words)
+
+
 _SUBCOMMANDS: dict[str, Callable[[Argv, int], Unwrapped]] = {
+    "remote": _remote,
     "rebase": _valued("-x", "--exec"),
     "bisect": _bisect,
     "submodule": _submodule,

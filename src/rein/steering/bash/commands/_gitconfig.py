@@ -21,8 +21,13 @@ COMMAND_ENV = (
     "GIT_SEQUENCE_EDITOR",
     "GIT_PAGER",
     "GIT_EXTERNAL_DIFF",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "PAGER",
+    "VISUAL",
+    "EDITOR",
 )
-"""Environment variables holding a command git runs."""
+"""Environment variables holding a command git runs (a pager, an editor, a password prompt)."""
 
 _COMMAND_KEYS = frozenset({
     "core.sshcommand", "core.pager", "core.editor", "core.askpass", "core.fsmonitor", "sequence.editor",

@@ -11,6 +11,7 @@ import re
 from rein.steering.bash.commands._inner import NOTHING, Argv, Call, Inner, Unwrapped, Value, run, script
 from rein.steering.bash.commands._interp import shell_options
 from rein.steering.bash.commands._options import Options, parse
+from rein.steering.bash.commands._setup import shell_setup
 from rein.steering.bash.commands._sources import STDIN_PATHS, file_text, stdin_text
 from rein.steering.bash.commands._tables import spec
 from rein.steering.bash.model import UNKNOWN
@@ -52,7 +53,7 @@ def shell(call: Call) -> Unwrapped:
 def source(call: Call) -> Unwrapped:
     """`source FILE [args]` and `. FILE`: the file runs in this shell."""
     argv = call.argv
-    if len(argv) < 2:
+    if len(argv) < 2 or shell_setup(argv[1]):
         return NOTHING
     text, note = file_text(call, argv[1])
     if text is None:
@@ -63,6 +64,8 @@ def source(call: Call) -> Unwrapped:
 
 
 def eval_string(call: Call) -> Unwrapped:
+    if len(call.argv) == 2 and shell_setup(call.argv[1]):
+        return NOTHING
     return script("", "same", call.argv[1:], "eval string", via="eval")
 
 
