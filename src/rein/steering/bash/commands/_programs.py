@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from rein.steering.bash.commands._inner import NOTHING, Call, Inner, Unwrapped, Value, run
 from rein.steering.bash.commands._interp import language, program
+from rein.steering.bash.commands._interp_dialects import read
 from rein.steering.bash.commands._sources import file_text, stdin_text
 from rein.steering.bash.launch import RUNTIME, Launch, launches
 from rein.steering.bash.model import UNKNOWN, Stdin
@@ -35,18 +36,26 @@ def interpreter(call: Call) -> Unwrapped:
     if prog.module is not None:
         return run(f"{call.name} -m", "child", (prog.module, *call.argv[prog.rest :]))
     notes: list[str] = []
+    texts: list[str] = []
     if prog.code:
         notes.extend(f"{call.name} code is dynamic: {word.raw}" for word in prog.code if word.dynamic)
-        text: str | None = "\n".join(word.value for word in prog.code)
+        texts.append("\n".join(word.value for word in prog.code))
     elif prog.script is not None and prog.script.value != "-":
         text, note = file_text(call, prog.script, "a program")
+        texts.extend([text] if text is not None else [])
         notes.extend([note] if note else [])
-    else:
+    elif not prog.files:
         text, note = stdin_text(call, "its program")
+        texts.extend([text] if text is not None else [])
         notes.extend([note] if note else [])
-    if text is None:
+    for word in prog.files:
+        text, note = file_text(call, word, "a program")
+        texts.extend([text] if text is not None else [])
+        notes.extend([note] if note else [])
+    if not texts:
         return Unwrapped(notes=tuple(notes))
-    found = launched(call.name, launches(prog.language, text, _known_env(call)), text)
+    text = "\n".join(texts)
+    found = launched(call.name, read(prog, text, _known_env(call)), text)
     return Unwrapped(found.inners, (*notes, *found.notes))
 
 

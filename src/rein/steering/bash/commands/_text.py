@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from rein.steering.bash._words import tail
 from rein.steering.bash.commands._inner import NOTHING, Call, Inner, Mode, Unwrapped, run, script
+from rein.steering.bash.commands._interp_getopt import Getopt, getopt
 from rein.steering.bash.commands._programs import launched
 from rein.steering.bash.commands._sources import file_text
 from rein.steering.bash.launch import launches
@@ -159,27 +160,41 @@ def cmake(call: Call) -> Unwrapped:
     return NOTHING
 
 
+_SED = Getopt(
+    values="efl",
+    optional="i",
+    longs={
+        "expression": "=e", "file": "=f", "line-length": "=l", "in-place": "?i", "quiet": "n", "silent": "n",
+        "debug": "", "posix": "", "follow-symlinks": "", "regexp-extended": "E", "separate": "s",
+        "sandbox": "", "unbuffered": "u", "null-data": "z", "zero-terminated": "z", "binary": "b",
+        "help": "", "version": "",
+    },
+    permute=True,
+)  # fmt: skip
+"""GNU sed's options: clustered letters, `-l N`, `-i[SUFFIX]`, and long names abbreviated (`--expr=`)."""
+
+
 def sed(call: Call) -> Unwrapped:
-    argv = call.argv
-    if any(word.value == "--sandbox" for word in argv[1:]):
+    read = getopt(call.argv, _SED)
+    if read.has("--sandbox"):
         return NOTHING
     scripts: list[str] = []
     notes: list[str] = []
-    for name, value in _option_values(call, ("--expression", "--file"), ("-e", "-f")):
+    for name, value in read.options:
+        if value is None or name not in ("-e", "-f"):
+            continue
         if value.dynamic:
             notes.append(f"sed script is dynamic: {value.raw}")
-        elif name in ("-f", "--file"):
+        elif name == "-f":
             text, note = file_text(call, value, "a script")
             scripts.extend([text] if text is not None else [])
             notes.extend([note] if note else [])
         else:
             scripts.append(value.value)
-    if not scripts and not notes:
-        operands = [word for word in argv[1:] if not word.value.startswith("-")]
-        if operands:
-            if operands[0].dynamic:
-                notes.append(f"sed script is dynamic: {operands[0].raw}")
-            scripts.append(operands[0].value)
+    if not read.has("-e", "-f") and read.operands:
+        if read.operands[0].dynamic:
+            notes.append(f"sed script is dynamic: {read.operands[0].raw}")
+        scripts.append(read.operands[0].value)
     found = launched("sed", launches("sed", "\n".join(scripts))) if scripts else NOTHING
     return Unwrapped(found.inners, (*notes, *found.notes))
 
