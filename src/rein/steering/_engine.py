@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from rein.steering._gate import pattern_gate
-from rein.steering._match import match_ref, tri_all
+from rein.steering._match import first_words, match_ref, subcommand_key, tri_all
 from rein.steering._observe import speculative_entries, watch_matches
 from rein.steering._pattern import TIMED_OUT, TIMEOUT, found
 from rein.steering._rule import Observer, Plugin, Predicate, Rule, Tri, When
@@ -118,7 +118,8 @@ class Steering:
         self._bash = tuple(rule for rule in policy.rules if rule.tool == "bash")
         # Rules that name their command only need testing against refs of that command; the rest
         # (patterns, tests without a name) against every ref. Order is kept: first match wins.
-        self._by_name: dict[tuple[str, bool], tuple[Rule, ...]] = {}
+        self._by_name: dict[tuple[str, bool, str | None], tuple[Rule, ...]] = {}
+        self._firsts = first_words(self._bash)
         self._gate, self._gated = pattern_gate(self._bash)
         # The entries a `&&` chain's observers will have written are read by `when.happened` only:
         # with no such rule (or no observer) they are never worked out.
@@ -129,15 +130,21 @@ class Steering:
         if not ref.argv or ref.name_dynamic or ref.unknown:
             return self._bash  # the command could be anything: every rule may apply
         miss = self._gate is not None and found(self._gate, ref.text) is False
-        cached = self._by_name.get((ref.name, miss))
+        sub = subcommand_key(ref, self._firsts)
+        cached = self._by_name.get((ref.name, miss, sub))
         if cached is None:
             cached = tuple(
                 rule
                 for rule in self._bash
                 if (not rule.matcher.command or ref.name in rule.matcher.command)
                 and not (miss and id(rule) in self._gated)
+                and (
+                    sub is None
+                    or not rule.matcher.subcommand
+                    or any(s[:1] in ((), (sub,)) for s in rule.matcher.subcommand)
+                )
             )
-            self._by_name[(ref.name, miss)] = cached
+            self._by_name[(ref.name, miss, sub)] = cached
         return cached
 
     def analyze(self, command: str, context: Context) -> Analysis:

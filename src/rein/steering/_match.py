@@ -8,12 +8,13 @@ decides (default: block).
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Sequence
 from dataclasses import replace
 from fnmatch import fnmatchcase
 
 from rein.steering._args import may_be_flag, may_split
 from rein.steering._pattern import found
-from rein.steering._rule import Matcher, RefTest, Tri
+from rein.steering._rule import Matcher, RefTest, Rule, Tri
 from rein.steering._types import Context
 from rein.steering.bash import UNKNOWN, CommandRef, Unknown, Word
 from rein.steering.bash.commands import subcommand_index
@@ -167,3 +168,29 @@ def match_path(pattern: str, path: str, cwd: str) -> bool:
     absolute = posixpath.normpath(posixpath.join(cwd, path))
     base = posixpath.basename(path)
     return any(fnmatchcase(candidate, pattern) for candidate in (path, absolute, base))
+
+
+def first_words(rules: Sequence[Rule]) -> dict[str, frozenset[str]] | None:
+    """For each command rules name with subcommands, the subcommands' first words; None when a rule
+    names subcommands of any command (then every rule is tried)."""
+    firsts: dict[str, set[str]] = {}
+    for rule in rules:
+        subs = rule.matcher.subcommand
+        if not subs:
+            continue
+        if not rule.matcher.command:
+            return None
+        for name in rule.matcher.command:
+            firsts.setdefault(name, set()).update(sub[0] for sub in subs if sub)
+    return {name: frozenset(words) for name, words in firsts.items()}
+
+
+def subcommand_key(ref: CommandRef, firsts: dict[str, frozenset[str]] | None) -> str | None:
+    """The ref's subcommand where rules name subcommands of its command: its first positional, or ""
+    for one no rule names (so only rules without a subcommand apply); None when it is not known."""
+    if firsts is None or ref.name not in firsts:
+        return None
+    words = positionals(ref)
+    if not words or words[0].dynamic:
+        return None
+    return words[0].value if words[0].value in firsts[ref.name] else ""

@@ -23,7 +23,7 @@ from rein.steering._args import read
 from rein.steering._defaults import _server_tables as t
 from rein.steering._defaults._server_read import Words, any_of, argv, flag, readings, scripted, tool_serves
 from rein.steering._defaults._server_scripts import MANAGERS, RUNNERS
-from rein.steering._defaults._server_tables import TOOLS
+from rein.steering._defaults._server_tables import NONE, TOOLS
 from rein.steering._rule import Tri
 from rein.steering._types import Context
 from rein.steering.bash import UNKNOWN, CommandRef, Word
@@ -62,6 +62,9 @@ def _reruns_listed(name: str, args: Words) -> bool:
 
 def _command(word: Word, args: Words) -> Tri:
     name = _key(word.value)
+    named = _NAMED_ONLY.get(name)
+    if named is not None and not any(arg.dynamic or arg.value in named for arg in args):
+        return False  # `git push -f`: none of git's serving subcommands named (the common case, fast)
     if _info(name, args):
         return False
     if name in MANAGERS:
@@ -191,6 +194,18 @@ _SPECIAL: dict[str, Callable[[str, Words], Tri]] = {
     "ruby": _interpreted, "iex": _iex, "sleep": _sleep, "timeout": _timeout, "gtimeout": _timeout,
 }  # fmt: skip
 _PYTHONS = frozenset({"python", "python3", *(f"python3.{minor}" for minor in range(6, 16)), "pypy", "pypy3"})
+
+_NAMED_ONLY = {
+    name: frozenset(
+        {*(served.split()[0] for served in tool.serves)}
+        | {key.split()[1] for key in TOOLS if key.startswith(f"{name} ")}
+    )
+    for name, tool in TOOLS.items()
+    if " " not in name and tool.quiet is None and tool.watch == NONE and "" not in tool.serves
+    if name not in t.RUNS_COMMANDS and name not in {*MANAGERS, *RUNNERS, *_SPECIAL, *_PYTHONS}
+}
+"""Tools that serve only when given one of a few words (git: `daemon`, `instaweb`), with those words:
+without any of them the tool cannot serve."""
 
 COMMANDS = frozenset({
     *(posixpath.basename(key.split()[0]) for key in TOOLS), *MANAGERS, *RUNNERS, *_SPECIAL, *_PYTHONS
