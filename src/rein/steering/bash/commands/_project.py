@@ -21,11 +21,11 @@ _GIT = (
 _FILES: dict[str, tuple[str, ...]] = {
     "git": _GIT,
     "just": ("justfile", "Justfile", ".justfile", "*.just"),
-    "task": ("Taskfile*.yml", "Taskfile*.yaml", "taskfile*.yml", "taskfile*.yaml"),
-    "go-task": ("Taskfile*.yml", "Taskfile*.yaml", "taskfile*.yml", "taskfile*.yaml"),
+    **dict.fromkeys(
+        ("task", "go-task"), ("Taskfile*.yml", "Taskfile*.yaml", "taskfile*.yml", "taskfile*.yaml")
+    ),
     "pre-commit": (".pre-commit-config.yaml", ".pre-commit-hooks.yaml", *_GIT),
-    "make": ("*.mk", "*.make"),
-    "gmake": ("*.mk", "*.make"),
+    **dict.fromkeys(("make", "gmake"), ("*.mk", "*.make")),
     "cmake": ("CMakeLists.txt", "*.cmake"),
     "cargo": ("build.rs", "Cargo.toml", "*.rs", ".cargo/config", ".cargo/config.toml"),
     "go": ("*.go", "go.mod"),
