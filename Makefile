@@ -44,7 +44,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.local
 
 lock:
-	$(UV) pip compile pyproject.toml --extra local --extra dev --excludes requirements-exclude.txt \
+	$(UV) pip compile pyproject.toml --extra local --extra dev --extra docs --excludes requirements-exclude.txt \
 		--generate-hashes --python-version 3.11 -o requirements.lock
 
 clean:
