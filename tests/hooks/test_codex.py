@@ -110,4 +110,10 @@ def test_a_codex_hook_does_not_import_claudes_timebox(dirs: Dirs, imported: Impo
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     modules = imported()
     assert "rein.hooks.codex" in modules  # the record is the hook's own
-    assert sorted(m for m in modules if m.startswith("rein.timebox") or m == "rein.hooks.claude") == []
+    timebox = (
+        "rein.timebox",
+        "rein.hooks._claude_timebox",
+        "rein.hooks._timebox",
+        "rein.hooks._claude_transcript",
+    )
+    assert sorted(m for m in modules if m.startswith(timebox) or m == "rein.hooks.claude") == []

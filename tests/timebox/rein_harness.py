@@ -10,11 +10,11 @@ import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from rein.agent import AgentEvent, AgentMessage
-from rein.ai import AssistantMessage, UserMessage
+from rein.agent import AgentEvent, AgentMessage, Block, StreamDelta, ToolCallInfo
+from rein.ai import AssistantMessage, TextContent, ToolCall, UserMessage
 from rein.ai import Usage as TokenUsage
+from rein.builtins.timebox import TimeboxExtension
 from rein.extensions import ExtensionAPI, ExtensionContext, ExtensionRunner, Level, Registry
-from rein.timebox_rein import TimeboxExtension
 
 T0 = 1_700_000_000_000
 MIN = 60_000
@@ -72,6 +72,12 @@ class UI:
     def set_status(self, key: str, text: str | None) -> None:
         self.status[key] = text
 
+    async def select(self, title: str, options: Sequence[str]) -> str | None:
+        return None
+
+    async def input(self, title: str, placeholder: str = "") -> str | None:
+        return None
+
     def levels(self) -> list[Level]:
         return [level for level, _ in self.notices]
 
@@ -82,6 +88,8 @@ class Session:
 
     entries: list[tuple[str, Mapping[str, object]]] = field(default_factory=list)
     messages: list[AgentMessage] = field(default_factory=list)
+    sent: list[tuple[str, str, bool]] = field(default_factory=list)
+    """Messages for the model: (custom type, content, display)."""
     cwd: str = "/work"
 
     def custom_entries(self, custom_type: str) -> Sequence[Mapping[str, object]]:
@@ -96,7 +104,7 @@ class Session:
     def send_message(
         self, custom_type: str, content: str, *, display: bool, details: Mapping[str, object]
     ) -> None:
-        raise AssertionError("the timebox sends no messages")
+        self.sent.append((custom_type, content, display))
 
     def emit_notice(self, event: str, payload: object) -> None:
         raise AssertionError("the timebox emits no notices")
@@ -108,10 +116,15 @@ class Session:
         self.messages.extend(UserMessage.of(f"prompt {index}") for index in range(count))
 
 
-def reply(tokens: int, timestamp: int = T0) -> AssistantMessage:
+def reply(tokens: int, timestamp: int = T0, *, calls: int = 0, text: str = "") -> AssistantMessage:
+    """An assistant reply of `tokens` tokens, asking for `calls` tool calls."""
+    asked = tuple(
+        ToolCall(id=f"c{index}", name="bash", arguments={"command": "ls"}) for index in range(calls)
+    )
     return AssistantMessage(
         provider="faux",
         model="m",
+        content=(TextContent(text=text), *asked) if text else asked,
         usage=TokenUsage(input=tokens - tokens // 4, output=tokens // 4),
         timestamp=timestamp,
     )
@@ -180,6 +193,29 @@ class Harness:
             self.fire("turn_end", AgentEvent(type="turn_end", message=answer))
         self.fire("agent_end", AgentEvent(type="agent_end"))
         return system
+
+    def start_run(self, text: str = "go") -> str:
+        """A run begins as rein's session begins one: before_agent_start, agent_start, turn_start, then
+        the prompt joins the history. Returns the run's system prompt."""
+        system = self.before_agent_start()
+        self.fire("agent_start", AgentEvent(type="agent_start"))
+        self.fire("turn_start", AgentEvent(type="turn_start"))
+        self.session.messages.append(UserMessage.of(text))
+        return system
+
+    def streamed(self, partial: AssistantMessage) -> None:
+        """One streamed delta of `partial`, the reply so far, through the stream hooks."""
+        delta = StreamDelta(source="text", delta="x", index=0, partial=partial)
+        assert self.runner.stream_delta(delta) is None  # the timebox never cuts a reply for a retry
+
+    def tool_call(self) -> Block | None:
+        call = ToolCall(id="c0", name="bash", arguments={"command": "ls"})
+        return asyncio.run(self.runner.tool_call(ToolCallInfo(call=call, tool=None)))
+
+    def end_turn(self, answer: AssistantMessage) -> None:
+        self.fire("message_end", AgentEvent(type="message_end", message=answer))
+        self.session.messages.append(answer)
+        self.fire("turn_end", AgentEvent(type="turn_end", message=answer))
 
     def reload(self) -> Harness:
         again = Harness(self.session, now=self.clock.now)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from rein.hooks._claude_timebox import COMMAND, Reply, decide, render, timebox_args, timeboxed
+from rein.hooks._claude_transcript import transcript_tokens
 from rein.hooks._run import Answer, Event, Outcome, Payload, Request, handle
-from rein.timebox_rein._journal import journal_path, open_journal
-from rein.timebox_rein._transcript import transcript_tokens
-from rein.timebox_rein.claude import COMMAND, Reply, decide, render, timebox_args, timeboxed
+from rein.hooks._timebox_journal import journal_path, open_journal
 
 T0 = 1_700_000_000_000
 MIN = 60_000
@@ -101,7 +101,7 @@ def test_turns_the_look_ahead_nudge_the_stop_and_the_chat_going_on(claude: Claud
     assert claude.tool() == Reply()  # the last allowed turn runs; its own prompt does not stop it
     assert claude.event("Stop") == Reply()
     blocked = claude.prompt()
-    assert blocked.stop and blocked.notices[0].startswith("Timebox budget spent. Used 3 turns")
+    assert blocked.stop and blocked.notices[0].startswith("Timebox budget spent (3 turns). Used 3 turns")
     assert claude.ran == ["lmk done"]
     assert claude.prompt() == Reply()
     assert claude.tool() == Reply()
@@ -121,7 +121,7 @@ def test_time_nudges_mid_turn_once_then_stops_the_turn(claude: Claude) -> None:
     claude.now += 2 * MIN
     stopped = claude.tool()
     assert stopped.stop and stopped.notices == (
-        "Timebox budget spent. Used 1 turn, 10m 0s. The agent stops for this turn. The chat continues.",
+        "Timebox budget spent (10m). Used 1 turn, 10m 0s. The agent stops for this turn. The chat continues.",
     )
     assert claude.tool() == Reply(notices=("Timebox budget spent.",), stop=True)
     assert claude.tool("PostToolUse") == Reply()
@@ -134,7 +134,7 @@ def test_a_stop_at_the_end_of_a_run_is_reported_and_runs_the_command(claude: Cla
     claude.prompt()
     claude.now += MIN
     stop = claude.event("Stop", stop_hook_active=False)
-    assert stop.stop and stop.notices[0].startswith("Timebox budget spent.")
+    assert stop.stop and stop.notices[0].startswith("Timebox budget spent (")
     assert claude.ran == ["say done"]
     assert claude.prompt() == Reply()
 
@@ -168,7 +168,7 @@ def test_tokens_are_counted_from_the_transcript(claude: Claude, tmp_path: Path) 
 def test_the_transcript_is_read_only_for_a_budget_still_decided_on(
     claude: Claude, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from rein.timebox_rein import _claude_state
+    from rein.hooks import _claude_timebox_state as _claude_state
 
     reads: list[int] = []
 

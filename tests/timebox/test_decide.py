@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rein.timebox import Budget, Nudge, Ok, Stop, Usage, decide, prompt_warning, ratios, spent, worst_ratio
+from rein.timebox import (
+    Budget,
+    Nudge,
+    Ok,
+    Stop,
+    Usage,
+    decide,
+    prompt_warning,
+    ratios,
+    spent,
+    time_to_next,
+    worst_ratio,
+)
 
 T0 = 1_000_000
 MIN = 60_000
@@ -111,3 +123,24 @@ def test_the_prompt_warning_is_important_then_critical() -> None:
     assert critical.startswith("CRITICAL TIMEBOX WARNING\n")
     tokens_only = prompt_warning(Budget(token_limit=1000, start_time=T0), now=T0, usage=Usage(tokens=900))
     assert "100 tokens left of 1k." in tokens_only and "current turn" not in tokens_only
+
+
+def test_time_to_next_is_the_nudge_then_the_stop() -> None:
+    assert time_to_next(time_budget(), now=T0) == 8 * MIN
+    assert time_to_next(time_budget(), now=T0 + 7 * MIN) == MIN
+    assert time_to_next(time_budget(), now=T0 + 9 * MIN) == 0  # the nudge is due and not sent yet
+    assert time_to_next(time_budget(soft_nudge_sent=True), now=T0 + 9 * MIN) == MIN
+    assert time_to_next(time_budget(soft_nudge_sent=True), now=T0 + 11 * MIN) == 0
+
+
+def test_time_to_next_lands_on_the_first_millisecond_that_decides() -> None:
+    odd = Budget(time_limit_ms=1001, start_time=T0)  # 80 percent is 800.8 ms: the nudge is at 801
+    wait = time_to_next(odd, now=T0)
+    assert wait == 801
+    assert decide(odd, now=T0 + wait - 1, usage=Usage()) == Ok()
+    assert isinstance(decide(odd, now=T0 + wait, usage=Usage()), Nudge)
+
+
+def test_time_to_next_is_none_without_a_time_limit_or_once_spent() -> None:
+    assert time_to_next(Budget(turn_limit=5, start_time=T0), now=T0) is None
+    assert time_to_next(time_budget(active=False), now=T0) is None

@@ -85,6 +85,7 @@ def test_summary_lists_the_limits() -> None:
 def test_the_stop_notice() -> None:
     stop = Stop(used_turns=5, elapsed_ms=12 * MIN + 3000, used_tokens=201_000, on_stop_command=None)
     assert stop_notice(stop, Budget(turn_limit=5, start_time=T0)) == (
-        "Timebox budget spent. Used 5 turns, 12m 3s. The agent stops for this turn. The chat continues."
+        "Timebox budget spent (5 turns). Used 5 turns, 12m 3s. "
+        "The agent stops for this turn. The chat continues."
     )
     assert "Used 5 turns, 12m 3s, 201k tokens." in stop_notice(stop, Budget(token_limit=1, start_time=T0))

@@ -4,13 +4,14 @@ the user types them, real runs of the loop, a session file reopened as a reload 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 
 from rein.ai import AssistantMessage, Context, FauxProvider, Model, TextContent
 from rein.ai.providers.faux import FauxTurn
+from rein.builtins.timebox import TimeboxExtension
 from rein.extensions import ExtensionAPI, Factory, Level
 from rein.session import AgentSession, Session
-from rein.timebox_rein import TimeboxExtension
 from tests.timebox.rein_harness import T0, Clock, Scheduler
 
 
@@ -24,6 +25,12 @@ class UI:
 
     def set_status(self, key: str, text: str | None) -> None:
         self.status[key] = text
+
+    async def select(self, title: str, options: Sequence[str]) -> str | None:
+        return None
+
+    async def input(self, title: str, placeholder: str = "") -> str | None:
+        return None
 
 
 class Rein:
@@ -71,7 +78,7 @@ def test_turns_2_three_prompts_nudge_on_the_second_stop_on_the_third(tmp_path: P
     assert rein.prompts[-1].startswith("BASE\n\nCRITICAL TIMEBOX WARNING")
     rein.send("three")
     assert rein.levels() == ["info", "warning", "error"]
-    assert rein.ui.notices[-1][1].startswith("Timebox budget spent. Used 2 turns")
+    assert rein.ui.notices[-1][1].startswith("Timebox budget spent (2 turns). Used 2 turns")
     replies = [m for m in rein.session.messages if isinstance(m, AssistantMessage)]
     assert [reply.stop_reason for reply in replies] == ["stop", "stop"]  # the third never reached the model
     assert rein.ui.status["timebox"] == "Timebox: spent (2 turns)"

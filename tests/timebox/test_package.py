@@ -1,4 +1,10 @@
-"""Conventions of the timebox packages, as tests: public doors, a pure core, a light hook path."""
+"""Conventions of the timebox's homes, as tests: public doors, a pure core, a light hook path.
+
+rein.timebox            the engine (pure)
+rein.builtins.timebox   rein's own session: the extension and its timer
+rein.hooks (_claude_timebox*, _timebox_journal, _claude_transcript)   Claude Code
+rein.machine            the clock and the on-stop runner both hosts use
+"""
 
 from __future__ import annotations
 
@@ -9,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+import rein.builtins.timebox
 import rein.timebox
-import rein.timebox_rein
 
 CORE = Path(rein.timebox.__file__).parent
 PURE_IMPORTS = {"__future__", "collections.abc", "dataclasses", "decimal", "fractions", "re", "typing"}
@@ -39,11 +45,28 @@ def test_the_core_door_exports_what_it_declares() -> None:
     assert public == set(rein.timebox.__all__)
 
 
-def test_the_adapter_door_loads_on_first_use() -> None:
-    for name in rein.timebox_rein.__all__:
-        assert getattr(rein.timebox_rein, name) is not None, name
-    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
-        _ = rein.timebox_rein.nothing
+def test_the_extension_door_exports_what_it_declares() -> None:
+    door = rein.builtins.timebox
+    for name in door.__all__:
+        assert getattr(door, name) is not None, name
+    public = {name for name in dir(door) if not name.startswith("_")}
+    assert public == set(door.__all__)
+
+
+def test_the_claude_hook_module_loads_no_session_agent_extension_api_or_sdk() -> None:
+    """What `rein hook claude` imports for every tool call stays light: the timebox's hook side lives
+    in `rein.hooks` and needs only the engine (and that only for a session with a timebox)."""
+    code = (
+        "import sys, rein.hooks.claude; "
+        "heavy = ('asyncio', 'rein.builtins', 'rein.session', 'rein.agent', 'rein.extensions', "
+        "'rein.ai', 'rein.tui', 'rein.cli', 'rein.timebox', 'openai', 'anthropic', 'prompt_toolkit', "
+        "'typer', 'rich'); "
+        "print(sorted(m for m in sys.modules if m.startswith(heavy)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert (done.stdout.strip(), done.stderr) == ("[]", "")
 
 
 def test_a_hook_of_a_session_without_a_timebox_loads_neither_the_core_nor_asyncio(tmp_path: Path) -> None:

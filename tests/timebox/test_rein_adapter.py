@@ -6,10 +6,10 @@ Numbers in test names are the spec's cases; edge cases of spec 7.4 are named `ed
 from __future__ import annotations
 
 from rein.agent import AgentEvent
+from rein.builtins.timebox import extension
+from rein.builtins.timebox._extension import DESCRIPTION
 from rein.extensions import ExtensionAPI, Registry
 from rein.timebox import ACTIVE, OFF, Budget, budget_data
-from rein.timebox_rein import extension
-from rein.timebox_rein._extension import DESCRIPTION
 from tests.timebox.rein_harness import MIN, T0, Harness, Session, reply
 
 
@@ -144,7 +144,8 @@ def test_12_the_hard_stop_on_time() -> None:
     tb.fire("turn_start")
     assert tb.ui.notices[-1] == (
         "error",
-        "Timebox budget spent. Used 2 turns, 10m 5s. The agent stops for this turn. The chat continues.",
+        "Timebox budget spent (10m). Used 2 turns, 10m 5s. "
+        "The agent stops for this turn. The chat continues.",
     )
     assert tb.aborts == 1
     assert tb.extension.budget is not None and not tb.extension.budget.active
@@ -399,7 +400,7 @@ def test_tokens_count_each_reply_once_and_stop_at_the_limit() -> None:
     tb.fire("turn_start")
     assert tb.ui.notices[-1] == (
         "error",
-        "Timebox budget spent. Used 0 turns, 0s, 10k tokens. "
+        "Timebox budget spent (10k tokens). Used 0 turns, 0s, 10k tokens. "
         "The agent stops for this turn. The chat continues.",
     )
     assert tb.aborts == 1
@@ -429,8 +430,9 @@ def test_the_command_is_registered_with_completions() -> None:
     ]  # fmt: skip
     assert set(tb.registry.handlers) == {
         "session_start", "session_shutdown", "before_agent_start", "turn_start", "agent_end",
-        "message_end", "turn_end",
+        "message_end", "turn_end", "tool_call",
     }  # fmt: skip
+    assert [name for name, _ in tb.registry.stream_hooks] == ["timebox"]
 
 
 def test_extension_registers_the_command_and_handlers() -> None:

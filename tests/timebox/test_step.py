@@ -196,7 +196,7 @@ def test_turn_start_nudges_once_then_stops_once() -> None:
         budget=spent,
         effects=(
             Notify(
-                message="Timebox budget spent. Used 2 turns, 10m 0s. "
+                message="Timebox budget spent (10m). Used 2 turns, 10m 0s. "
                 "The agent stops for this turn. The chat continues.",
                 level="error",
             ),

@@ -11,11 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from rein.timebox_rein import call_later, run_detached, wall_clock_ms
+from rein.builtins.timebox import call_later
+from rein.machine import run_detached, wall_clock_ms
 
 
 def test_the_wall_clock_is_milliseconds_since_the_epoch() -> None:
-    assert abs(wall_clock_ms() - time.time() * 1000) < 1000
+    before = time.time_ns() // 1_000_000
+    read = wall_clock_ms()
+    assert before <= read <= time.time_ns() // 1_000_000
 
 
 def test_call_later_runs_on_the_running_loop_and_can_be_cancelled() -> None:
@@ -40,7 +43,7 @@ def test_call_later_without_a_loop_schedules_nothing() -> None:
 
 def wait_for(path: Path) -> str:
     """The detached command writes its file when it gets to run; poll for it (bounded)."""
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60  # a failure bound only: a Python process starting on a busy machine
     while not path.exists() or not path.read_text().endswith("\n"):
         assert time.monotonic() < deadline, f"{path} never appeared"
         time.sleep(0.01)

@@ -1,7 +1,7 @@
 """The hook protocol Claude Code defined and Codex adopted: tool-call requests and the answers.
 
 Both `rein.hooks.claude` and `rein.hooks.codex` build their events from these. They live apart from
-`rein.hooks.claude` because that module adds the timebox (`rein.timebox_rein`), which a Codex hook,
+`rein.hooks.claude` because that module adds the timebox (`_claude_timebox`), which a Codex hook,
 a fresh process per tool call, has no use for and should not pay to import.
 """
 

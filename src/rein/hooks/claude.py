@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from rein.hooks._claude_protocol import before, block_on_failure, deny, notify_on_failure
+from rein.hooks._claude_timebox import timeboxed
 from rein.hooks._run import (
     Event,
     Payload,
@@ -36,7 +37,6 @@ from rein.hooks._run import (
 )
 from rein.hooks.errors import PayloadError
 from rein.steering import ToolCall, ToolResult
-from rein.timebox_rein.claude import timeboxed
 
 STEERED = ("Bash", "Write", "Edit", "MultiEdit", "Read")
 
@@ -111,5 +111,5 @@ EVENTS: Mapping[str, Event] = {
 }
 
 # The timebox (`$timebox 15m` prompts, turn counting, the nudge, the hard stop) rides on the same
-# events; it only adds to the answers above. See rein.timebox_rein.claude.
+# events; it only adds to the answers above. See rein.hooks._claude_timebox.
 EVENTS = timeboxed(EVENTS)

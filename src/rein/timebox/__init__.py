@@ -15,6 +15,9 @@ transitions; `apply` carries out their effects:
     step = turn_start(step.budget, now=clock(), usage=...)    # Notify, Append, RunCommand, Abort
     apply(step.effects, store=store, ui=ui, agent=agent, run_on_stop=run_on_stop)
 
+While a run goes, the adapter also sets a timer for `time_to_next(budget, now=...)` and calls
+`turn_start` again when it fires, so the nudge and the stop land mid-reply or mid-tool on time.
+
 The pure pieces are public too: `parse_command`, `decide`, `restore`, `status_text`, `format_time`.
 """
 
@@ -45,7 +48,15 @@ from rein.timebox._contract import (
     UIBridge,
     usage_of,
 )
-from rein.timebox._decide import CRITICAL_AT, NUDGE_AT, decide, prompt_warning, ratios, worst_ratio
+from rein.timebox._decide import (
+    CRITICAL_AT,
+    NUDGE_AT,
+    decide,
+    prompt_warning,
+    ratios,
+    time_to_next,
+    worst_ratio,
+)
 from rein.timebox._format import (
     format_limit,
     format_time,
@@ -147,6 +158,7 @@ __all__ = [
     "status_text",
     "stop_notice",
     "summary",
+    "time_to_next",
     "turn_start",
     "usage_hint",
     "usage_of",

@@ -48,6 +48,19 @@ def decide(budget: Budget, *, now: int, usage: Usage) -> Decision:
     return Ok()
 
 
+def time_to_next(budget: Budget, *, now: int) -> int | None:
+    """Milliseconds until the clock alone brings the next decision: the nudge at 80 percent of the
+    time limit (until it is sent), then the stop; 0 when it is due. None when time is not limited or
+    the budget is spent. Hosts set a timer for it, so a run is nudged and stopped on time while a
+    reply streams or a tool runs, not only when the next turn starts."""
+    limit = budget.time_limit_ms
+    if limit is None or not budget.active:
+        return None
+    nudge_at = -(-limit * NUDGE_AT.numerator // NUDGE_AT.denominator)  # the first ms at 80 percent
+    due = limit if budget.soft_nudge_sent else nudge_at
+    return max(0, budget.start_time + due - now)
+
+
 def prompt_warning(budget: Budget, *, now: int, usage: Usage) -> str:
     """The warning block for the model: IMPORTANT, or CRITICAL from 95 percent, with what is left."""
     used = spent(budget, now=now, usage=usage)

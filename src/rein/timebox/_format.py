@@ -105,8 +105,11 @@ def warning_block(budget: Budget, detail: str, *, critical: bool) -> str:
 
 
 def stop_notice(stop: Stop, budget: Budget) -> str:
-    """The hard stop, for the user."""
+    """The hard stop, for the user: the budget, and what was used of it."""
     used = [_plural(stop.used_turns, "turn"), format_time(stop.elapsed_ms)]
     if budget.token_limit is not None:
         used.append(f"{format_tokens(stop.used_tokens)} tokens")
-    return f"Timebox budget spent. Used {', '.join(used)}. The agent stops for this turn. The chat continues."
+    return (
+        f"Timebox budget spent ({summary(budget)}). Used {', '.join(used)}. "
+        "The agent stops for this turn. The chat continues."
+    )

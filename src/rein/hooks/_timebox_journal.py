@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, cast
 
-from rein.hooks import session_path
+from rein.hooks._store import session_path
 
 TURN = "timebox-turn"
 

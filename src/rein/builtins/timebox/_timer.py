@@ -1,4 +1,5 @@
-"""The status line's timer for the rein extension: one-shot callbacks on the running asyncio loop."""
+"""The extension's timer (the status line, the time limit mid-run): one-shot callbacks on the running
+asyncio loop."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The timebox's decisions for one Claude Code hook call, on the session's journal (see `claude`).
+"""The timebox's decisions for one Claude Code hook call, on the session's journal (see
+`_claude_timebox`).
 
 Loaded only when the session has a timebox or the prompt is a `$timebox` command: the core is not
 imported by hook calls of sessions without one.
@@ -8,7 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rein.hooks._claude_timebox import COMMAND, Reply, timebox_args
+from rein.hooks._claude_transcript import transcript_tokens
 from rein.hooks._run import Payload
+from rein.hooks._timebox_journal import TURN, Journal, journal_path, open_journal
 from rein.timebox import (
     ACTIVE,
     ActiveRecord,
@@ -29,9 +33,6 @@ from rein.timebox import (
     turn_start,
     usage_of,
 )
-from rein.timebox_rein._journal import TURN, Journal, journal_path, open_journal
-from rein.timebox_rein._transcript import transcript_tokens
-from rein.timebox_rein.claude import COMMAND, Reply, timebox_args
 
 
 class _Bridges:

@@ -1,5 +1,7 @@
-"""What the timebox adapters take from the machine: the clock and the on-stop runner (defaults the
-adapters let tests replace). Light: a hook process imports it."""
+"""What hosts take from the machine for the timebox engine (`rein.timebox` reads no clock and runs
+nothing): the wall clock and the detached on-stop runner. Both rein's own session
+(`rein.builtins.timebox`) and the Claude Code hooks (`rein.hooks`) use them, as defaults that tests
+replace. Light: a hook process imports it."""
 
 from __future__ import annotations
 

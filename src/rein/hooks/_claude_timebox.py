@@ -2,7 +2,7 @@
 
 Hooks never see slash commands, so the command is a prompt: `$timebox 15m turns:5 -- lmk done`
 (`status`, `off` likewise). The hook answers it and blocks the prompt from reaching Claude, with a
-reason that reports what was set. State lives in a per-session journal (`_journal`), read and
+reason that reports what was set. State lives in a per-session journal (`_timebox_journal`), read and
 appended under one lock per hook call. Each event, given a timebox:
 
     UserPromptSubmit   the hard stop blocks the prompt; else the prompt counts as a turn, and once the
@@ -15,13 +15,14 @@ appended under one lock per hook call. Each event, given a timebox:
 
 Notices for the user go out as `systemMessage` (the block reason for a prompt); a stop runs the
 on-stop command, detached, once the lock is released. Turns are prompts before the current one: with
-`turns:5` the sixth prompt is blocked. Tokens are counted from the transcript (`_transcript`).
+`turns:5` the sixth prompt is blocked. Tokens are counted from the transcript (`_claude_transcript`).
 
 `timeboxed(EVENTS)` wraps each event's `parse` (the payload is where the timebox reads and decides)
 and `render` (where its reply joins steering's answer); steering's decision is otherwise unchanged, and
 when rein itself failed its fail-closed answer goes out as it is. Steering still sees a `$timebox`
-prompt as a prompt (its agent loop advances). The decisions live in `_claude_state`, imported only for
-a session that has a timebox journal or a `$timebox` prompt, so other hook calls do not load the core.
+prompt as a prompt (its agent loop advances). The decisions live in `_claude_timebox_state`, imported
+only for a session that has a timebox journal or a `$timebox` prompt, so other hook calls do not load
+the core.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ from pathlib import Path
 from typing import Protocol, cast
 
 from rein.hooks._run import Answer, Event, Outcome, Payload, Request, json_line
-from rein.timebox_rein._journal import journal_path
-from rein.timebox_rein._system import run_detached, wall_clock_ms
+from rein.hooks._timebox_journal import journal_path
+from rein.machine import run_detached, wall_clock_ms
 
 COMMAND = "$timebox"
 _COMMAND = re.compile(r"\$timebox(?:\s+(.*))?", re.DOTALL)
@@ -44,7 +45,7 @@ _TO_CLAUDE = (
     "{notice} Do not call more tools: tell the user in a sentence or two what is done and what is "
     "left, then stop."
 )
-_DECIDE = "rein.timebox_rein._claude_state"
+_DECIDE = "rein.hooks._claude_timebox_state"
 """Where the decisions live: loaded only for sessions with a timebox (the core costs ~20 ms to import)."""
 
 
