@@ -12,6 +12,11 @@ files (v3, and v1/v2 read-only or migrated in memory) open as they are.
     session.branch(entry_id)                  move the leaf
     session.context(transient=[...])          -> SessionContext (messages, model, custom entries)
     session.warnings                          torn or corrupt lines stepped over on open
+    session.sync()                            fsync (hosts call it at turn boundaries)
+    session.require_writable()                ReadOnlySessionError for a file rein only reads
+
+A write that fails (disk full, read-only file system, ...) raises `SessionWriteError` naming the file;
+the file keeps every whole line written before it, and the session refuses every later write.
 
 The `rein.ai` boundary: message payloads stay JSON mappings in the store (`JsonObject`, pi's message
 shape); `SessionContext.convert(fn)` maps each `ContextMessage` to the caller's message type. The store
@@ -57,6 +62,7 @@ from rein.session.errors import (
     ReadOnlySessionError,
     SessionError,
     SessionFormatError,
+    SessionWriteError,
     UnknownEntryError,
 )
 
@@ -89,6 +95,7 @@ __all__ = [
     "SessionFormatError",
     "SessionHeader",
     "SessionTree",
+    "SessionWriteError",
     "ThinkingLevelChangeEntry",
     "TreeView",
     "UnknownEntry",

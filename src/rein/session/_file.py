@@ -6,9 +6,11 @@ One writer per session file is assumed (the agent that owns the session); append
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -122,35 +124,87 @@ def dump_line(record: Mapping[str, object]) -> str:
     return json.dumps(record, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
-def create_file(path: Path, first_line: str, *, fsync: bool) -> None:
-    """Create `path` (and its directories) holding `first_line`; fails if it exists (`FileExistsError`)."""
+Write = Callable[[int, bytes], int]
+"""`os.write`'s shape: the one call that puts bytes in a session file (tests pass a failing one)."""
+
+
+def create_file(path: Path, first_line: str, *, fsync: bool, write: Write = os.write) -> None:
+    """Create `path` (and its directories) holding `first_line`; fails if it exists (`FileExistsError`).
+
+    Raises `OSError`; then no file is left behind (a half-written one is removed).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("xb") as handle:
-        handle.write(first_line.encode("utf-8") + b"\n")
-        handle.flush()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+    try:
+        _write_all(fd, first_line.encode("utf-8") + b"\n", write)
         if fsync:
-            os.fsync(handle.fileno())
-    if fsync:  # the new name must survive a crash too
-        directory = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(directory)
-        finally:
-            os.close(directory)
+            os.fsync(fd)
+    except OSError:
+        os.close(fd)
+        path.unlink(missing_ok=True)
+        raise
+    os.close(fd)
+    if fsync:
+        sync_directory(path.parent)
 
 
-def append_line(path: Path, line: str, *, fsync: bool) -> None:
-    """Append `line` and a newline to `path`, flushed (and fsync'd if asked) before returning.
+def append_line(path: Path, line: str, *, fsync: bool, write: Write = os.write) -> None:
+    """Append `line` and a newline to `path` in one write, fsync'd if asked, before returning.
 
     If the file does not end in a newline (a torn last line) the line starts on a fresh one, so the
-    damage stays confined to the torn line.
+    damage stays confined to the torn line. Raises `OSError`; then the file is cut back to the length
+    it had, so a failed append never leaves part of a line behind.
     """
     data = line.encode("utf-8") + b"\n"
-    with path.open("a+b") as handle:
-        if handle.seek(0, os.SEEK_END) > 0:
-            handle.seek(-1, os.SEEK_END)
-            if handle.read(1) != b"\n":
-                data = b"\n" + data
-        handle.write(data)
-        handle.flush()
-        if fsync:
-            os.fsync(handle.fileno())
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
+    try:
+        end = os.fstat(fd).st_size
+        if end > 0 and os.pread(fd, 1, end - 1) != b"\n":
+            data = b"\n" + data
+        try:
+            _write_all(fd, data, write)
+            if fsync:
+                os.fsync(fd)
+        except OSError:
+            _cut_back(fd, end)
+            raise
+    finally:
+        os.close(fd)
+
+
+def sync_file(path: Path, *, directory: bool = False) -> None:
+    """fsync `path` (and, with `directory`, the directory holding its name). Raises `OSError`."""
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    if directory:
+        sync_directory(path.parent)
+
+
+def sync_directory(directory: Path) -> None:
+    """fsync a directory, so a new name in it survives a crash."""
+    fd = os.open(directory, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_all(fd: int, data: bytes, write: Write) -> None:
+    """One write of the whole line; a short write (the disk filled up part-way) goes on with the rest,
+    which then fails with the real error (or, if the rest is refused with no error, as ENOSPC)."""
+    done = write(fd, data)
+    while done < len(data):
+        more = write(fd, data[done:])
+        if more <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        done += more
+
+
+def _cut_back(fd: int, length: int) -> None:
+    """Truncate to `length` after a failed append. Best effort: if even that fails (the file system
+    went read-only), the loader reports the torn last line and keeps every whole line before it."""
+    with contextlib.suppress(OSError):
+        os.ftruncate(fd, length)

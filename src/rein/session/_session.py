@@ -1,5 +1,6 @@
 """`Session`: a session tree joined to its file. Every change is one appended line, written before
-the tree changes, so memory never holds what the file does not."""
+the tree changes, so memory never holds what the file does not. A write that fails stops the session:
+the file keeps every whole line written before it, and every later write raises the same error."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 from rein.session._codec import (
     LEAF,
     REIN_KEYS,
+    REIN_VERSION,
     Keys,
     Malformed,
     decode_entry,
@@ -35,11 +37,17 @@ from rein.session._entries import (
     SessionHeader,
     ThinkingLevelChangeEntry,
 )
-from rein.session._file import LoadWarning, append_line, create_file, dump_line
+from rein.session._file import LoadWarning, append_line, create_file, dump_line, sync_file
 from rein.session._load import load
 from rein.session._paths import find_latest_session, session_file_name, sessions_dir
+from rein.session._pi import PI_VERSION
 from rein.session._tree import SessionTree, TreeView
-from rein.session.errors import EntryEncodingError, ReadOnlySessionError, UnknownEntryError
+from rein.session.errors import (
+    EntryEncodingError,
+    ReadOnlySessionError,
+    SessionWriteError,
+    UnknownEntryError,
+)
 
 
 def timestamp(moment: datetime | None = None) -> str:
@@ -51,9 +59,12 @@ def timestamp(moment: datetime | None = None) -> str:
 class Session:
     """An open session. Build one with `create`, `open`, `continue_recent` or `in_memory`.
 
-    Appends go to the file first (one flushed line each, fsync'd if `fsync`), then to the tree; an
-    `OSError` leaves the tree unchanged. Appending an entry identical to one already in the session is
-    a no-op (`append` returns False); the same id with other content raises `DuplicateEntryError`.
+    Appends go to the file first (one write of a whole line each, fsync'd if `fsync`; else `sync`
+    makes them durable, which hosts call at turn boundaries), then to the tree. A write that fails
+    raises `SessionWriteError` naming the file, leaves the tree and the file as they were, and breaks
+    the session: every later write raises it again (`write_error`). Appending an entry identical to
+    one already in the session is a no-op (`append` returns False); the same id with other content
+    raises `DuplicateEntryError`.
     Entries are written in the file's dialect (rein's own, or pi's for a pi file). `branch` persists
     the leaf move as a leaf record in rein files; pi files have none, so there the move reaches the file
     with the next append (whose parent id records it), as in pi.
@@ -72,6 +83,8 @@ class Session:
     ) -> None:
         self._header, self._tree, self._path, self._keys = header, tree, path, keys
         self._writable, self._fsync, self._warnings = writable, fsync, tuple(warnings)
+        self._failure: SessionWriteError | None = None
+        self._unsynced_name = False  # created without fsync: the directory entry is not durable yet
 
     @classmethod
     def create(
@@ -83,15 +96,25 @@ class Session:
         fsync: bool = False,
         now: datetime | None = None,
     ) -> Session:
-        """A new session of `cwd` under `home/.rein/sessions/`; its header is written at once."""
+        """A new session of `cwd` under `home/.rein/sessions/`; its header is written at once.
+
+        Raises `SessionWriteError` if the file cannot be created (read-only or full file system).
+        """
         created = (now or datetime.now(UTC)).astimezone(UTC)
         session_id = str(uuid.uuid4())
         header = SessionHeader(
             id=session_id, timestamp=timestamp(created), cwd=os.fspath(cwd), parent_session=parent_session
         )
         path = sessions_dir(home, cwd) / session_file_name(session_id, created)
-        create_file(path, dump_line(encode_header(header)), fsync=fsync)
-        return cls(header=header, tree=SessionTree(), path=path, fsync=fsync)
+        try:
+            create_file(path, dump_line(encode_header(header)), fsync=fsync)
+        except FileExistsError:
+            raise
+        except OSError as error:
+            raise SessionWriteError.from_os_error(str(path), error, saved="nothing was saved") from error
+        session = cls(header=header, tree=SessionTree(), path=path, fsync=fsync)
+        session._unsynced_name = not fsync
+        return session
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], *, fsync: bool = False) -> Session:
@@ -142,6 +165,28 @@ class Session:
         """False for files rein only reads (pi v1, newer formats); appends then raise."""
         return self._writable
 
+    def require_writable(self) -> None:
+        """Raise `ReadOnlySessionError` (naming the file and why) unless appends can be written: a
+        host that will append calls this before its run starts, so nothing is lost to a read-only file."""
+        if not self._writable:
+            raise ReadOnlySessionError(self._read_only_reason())
+
+    def _read_only_reason(self) -> str:
+        version = self._header.version
+        if self._header.format == "rein":
+            made = f"written by a newer rein (session format {version}; this rein writes {REIN_VERSION})"
+        elif version > PI_VERSION:
+            made = f"written by a newer pi (session format {version}; rein writes 2 to {PI_VERSION})"
+        else:
+            made = f"a pi session of format {version}, whose entries have no ids to append to"
+        fix = "upgrade rein, or start a new session"
+        return f"{self._path}: {made}: rein reads it but cannot continue it; {fix}"
+
+    @property
+    def write_error(self) -> SessionWriteError | None:
+        """The write that failed, if one did: the session then writes nothing more."""
+        return self._failure
+
     @property
     def warnings(self) -> tuple[LoadWarning, ...]:
         """What `open` stepped over (torn last line, corrupt lines, ...), for the host to show."""
@@ -172,10 +217,11 @@ class Session:
         Returns False, changing nothing (not even the leaf), when an identical entry is already there:
         build an entry once (id, timestamp) and a retry may append it again safely. Raises
         `DuplicateEntryError` (same id, other content), `UnknownEntryError` (parent or label target),
-        `EntryEncodingError` (not JSON), `ReadOnlySessionError`; nothing is written when it raises.
+        `EntryEncodingError` (not JSON), `ReadOnlySessionError`, `SessionWriteError` (the file cannot be
+        written; the session is broken from then on); nothing is written when it raises.
         """
         if not self._writable:
-            raise ReadOnlySessionError(f"{self._path}: rein reads this session but does not write it")
+            raise ReadOnlySessionError(self._read_only_reason())
         try:
             line = dump_line(encode_entry(entry, self._keys))
             line.encode("utf-8")
@@ -187,8 +233,7 @@ class Session:
             ) from error
         if not self._tree.check(canonical):
             return False
-        if self._path is not None:
-            append_line(self._path, line, fsync=self._fsync)
+        self._write(line)
         self._tree.insert(canonical)
         return True
 
@@ -200,8 +245,36 @@ class Session:
             return
         if self._path is not None and self._writable and self._header.format == "rein":
             record = {"type": LEAF, self._keys.target_id: entry_id, "timestamp": timestamp()}
-            append_line(self._path, dump_line(record), fsync=self._fsync)
+            self._write(dump_line(record))
         self._tree.move_leaf(entry_id)
+
+    def sync(self) -> None:
+        """Make every write so far durable (fsync the file, and its directory once for a new file).
+        Hosts call it at turn boundaries. Raises `SessionWriteError` like a failed append."""
+        if self._path is None or not self._writable:
+            return
+        self._check_broken()
+        try:
+            sync_file(self._path, directory=self._unsynced_name)
+        except OSError as error:
+            self._failure = SessionWriteError.from_os_error(str(self._path), error)
+            raise self._failure from error
+        self._unsynced_name = False
+
+    def _write(self, line: str) -> None:
+        if self._path is None:
+            return
+        self._check_broken()
+        try:
+            append_line(self._path, line, fsync=self._fsync)
+        except OSError as error:
+            self._failure = SessionWriteError.from_os_error(str(self._path), error)
+            raise self._failure from error
+
+    def _check_broken(self) -> None:
+        failed = self._failure
+        if failed is not None:  # a fresh error each time: re-raising one would grow its traceback
+            raise SessionWriteError(failed.path, failed.reason, saved=failed.saved)
 
     def _base(self) -> tuple[str, str | None, str]:
         return self.new_id(), self._tree.leaf_id, timestamp()

@@ -30,6 +30,7 @@ watch = { tool = "bash", command = "^(pytest|make test)", exit_code = 0 }
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Literal, cast, get_args
 
@@ -60,8 +61,18 @@ RULE_KEYS = frozenset(
     }
 )
 WHEN_CORE = frozenset({"cwd", "branch", "happened", "not"})
+HAPPENED_KEYS = frozenset({"event", "in", "since"})
+ON_FIRE_KEYS = frozenset({"write"})
 OBSERVER_KEYS = frozenset({"name", "writes", "watch"})
 WATCH_KEYS = frozenset({"tool", "command", "path", "exit_code"})
+
+
+def show(value: object) -> str:
+    """`value` as TOML writes it (`"yes"`, `5`, `[1]`), for messages."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(value)
 
 
 class Reader:
@@ -84,7 +95,7 @@ class Reader:
     def string(self, key: str, default: str | None = None) -> str | None:
         value = self.table.get(key, default)
         if value is not None and not isinstance(value, str):
-            raise self.fail(f"{key} must be a string, not {type(value).__name__}")
+            raise self.fail(f"{key} must be a string, not {show(value)}")
         return value
 
     def strings(self, key: str) -> tuple[str, ...]:
@@ -93,18 +104,18 @@ class Reader:
             return (value,)
         if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
             return tuple(cast(list[str], value))
-        raise self.fail(f"{key} must be a string or a list of strings")
+        raise self.fail(f"{key} must be a string or a list of strings, not {show(value)}")
 
     def boolean(self, key: str) -> bool:
         value = self.table.get(key, False)
         if not isinstance(value, bool):
-            raise self.fail(f"{key} must be true or false")
+            raise self.fail(f"{key} must be true or false, not {show(value)}")
         return value
 
     def choice(self, key: str, options: tuple[str, ...], default: str) -> str:
         value = self.table.get(key, default)
         if not isinstance(value, str) or value not in options:
-            raise self.fail(f"{key} must be one of {', '.join(options)}, not {value!r}")
+            raise self.fail(f"{key} must be one of {', '.join(options)}, not {show(value)}")
         return value
 
     def regex(self, key: str, text: str | None = None) -> SafePattern | None:
@@ -119,7 +130,7 @@ class Reader:
     def table_of(self, key: str) -> Mapping[str, object]:
         value = self.table.get(key, {})
         if not isinstance(value, dict):
-            raise self.fail(f"{key} must be a table")
+            raise self.fail(f"{key} must be a table, not {show(value)}")
         return cast(dict[str, object], value)
 
     def child(self, table: Mapping[str, object], what: str) -> Reader:
@@ -131,7 +142,7 @@ def _when(reader: Reader) -> When:
     happened: Happened | None = None
     if happened_table:
         spec = reader.child(happened_table, "happened")
-        spec.known(frozenset({"event", "in", "since"}))
+        spec.known(HAPPENED_KEYS)
         event = spec.string("event")
         if event is None:
             raise spec.fail("needs an event")
@@ -175,7 +186,7 @@ def read_rule(table: Mapping[str, object], *, file: str, line: int | None, index
         raise reader.fail(f"a {tool} rule matches its {field_name} with a pattern")
     on_fire = reader.table_of("on_fire")
     fire = reader.child(on_fire, "on_fire")
-    fire.known(frozenset({"write"}))
+    fire.known(ON_FIRE_KEYS)
     return Rule(
         name=name,
         source="user",
@@ -200,8 +211,8 @@ def read_observer(table: Mapping[str, object], *, file: str, line: int | None, i
     watch = reader.child(reader.table_of("watch"), "watch")
     watch.known(WATCH_KEYS)
     exit_code = watch.table.get("exit_code")
-    if exit_code is not None and not isinstance(exit_code, int):
-        raise watch.fail("exit_code must be an integer")
+    if exit_code is not None and (not isinstance(exit_code, int) or isinstance(exit_code, bool)):
+        raise watch.fail(f"exit_code must be an integer, not {show(exit_code)}")
     writes = reader.strings("writes")
     for entry_type in writes:
         check_name("entry type", entry_type, file=file, line=line)

@@ -2,22 +2,27 @@
 
 Layers are read from the cwd up to the home directory (and `~/.rein/steering.toml` even when the cwd
 is outside home). The innermost layer wins on a rule-name clash. A broken file is an error that names
-the file and line; nothing falls back silently.
+the file and line; nothing falls back silently: a `steering.toml` that is a directory or a link to
+nothing is an error too, not a layer skipped. A `disabled_rules` name that is no rule is a warning
+(with the closest names): disabling nothing only leaves a rule on, which fails safe, and a name may be
+a rule another project's layer or plugin defines.
 """
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.util
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Literal, cast
 
-from rein.steering._policy import Built, Layer, build_policy
+from rein.steering._defaults import DEFAULT_RULES
+from rein.steering._policy import DEFAULT_PLUGINS, Built, Layer, build_policy
 from rein.steering._rule import Plugin
-from rein.steering._schema import Reader, read_observer, read_rule
+from rein.steering._schema import Reader, read_observer, read_rule, show
 from rein.steering.errors import ConfigError
 
 CONFIG = Path(".rein") / "steering.toml"
@@ -25,17 +30,33 @@ TOP_KEYS = frozenset({"rule", "observer", "plugins", "disabled_rules", "disable_
 
 
 def config_files(cwd: Path, home: Path) -> list[Path]:
-    """Existing config files, innermost first: cwd, its parents up to home, then home's."""
+    """Config files, innermost first: cwd, its parents up to home, then home's. Any entry by that name
+    counts, a directory or a dangling link too: `load_policy` then says what is wrong with it."""
     found: list[Path] = []
     for directory in (cwd, *cwd.parents):
-        if (directory / CONFIG).is_file():
+        if _present(directory / CONFIG):
             found.append(directory / CONFIG)
         if directory == home:
             break
     home_file = home / CONFIG
-    if home_file.is_file() and home_file not in found:
+    if _present(home_file) and home_file not in found:
         found.append(home_file)
     return found
+
+
+def _present(path: Path) -> bool:
+    return path.is_symlink() or path.exists()
+
+
+def not_a_file(path: Path) -> str | None:
+    """Why `path` cannot be read as a file (a directory, a dangling link, missing), or None."""
+    if path.is_dir():
+        return "is a directory, not a file"
+    if path.is_symlink() and not path.exists():
+        return f"is a link to {path.readlink()}, which does not exist"
+    if not path.exists():
+        return "does not exist"
+    return None
 
 
 def _table_lines(text: str, header: str) -> list[int]:
@@ -48,6 +69,9 @@ def _load_plugin(spec: str, base: Path, file: str) -> Plugin:
     directory; it must define `plugin = Plugin(...)`."""
     try:
         if spec.endswith(".py"):
+            problem = not_a_file(base / spec)
+            if problem is not None:
+                raise ConfigError(f"plugin {spec!r}: {base / spec} {problem}", file=file)
             path = (base / spec).resolve()
             module_spec = importlib.util.spec_from_file_location(f"rein_plugin_{path.stem}", path)
             if module_spec is None or module_spec.loader is None:
@@ -80,7 +104,7 @@ def parse_layer(text: str, file: str, *, base: Path | None = None) -> Layer:
     observers_data = data.get("observer", [])
     if not isinstance(rules_data, list) or not isinstance(observers_data, list):
         raise ConfigError(
-            "`rule` and `observer` must be arrays of tables ([[rule]], [[observer]])", file=file
+            "config: `rule` and `observer` must be arrays of tables ([[rule]], [[observer]])", file=file
         )
     rules = tuple(
         read_rule(_table(t, file), file=file, line=_at(rule_lines, i), index=i)
@@ -92,7 +116,7 @@ def parse_layer(text: str, file: str, *, base: Path | None = None) -> Layer:
     )
     disable = data.get("disable_defaults")
     if disable is not None and not isinstance(disable, bool):
-        raise ConfigError("disable_defaults must be true or false", file=file)
+        raise ConfigError(f"config: disable_defaults must be true or false, not {show(disable)}", file=file)
     on_parse_error = (
         top.choice("on_parse_error", ("block", "allow"), "block") if "on_parse_error" in data else None
     )
@@ -122,9 +146,34 @@ def load_policy(cwd: Path, home: Path, *, defaults: bool = True) -> Built:
     """Read every config layer that applies at `cwd` and build the policy."""
     layers: list[Layer] = []
     for path in config_files(cwd, home):
+        problem = not_a_file(path)
+        if problem is not None:
+            raise ConfigError(problem, file=str(path))
         try:
             text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise ConfigError(f"cannot read: {error}", file=str(path)) from None
+        except OSError as error:
+            raise ConfigError(f"cannot read: {error.strerror or error}", file=str(path)) from None
+        except UnicodeDecodeError as error:
+            raise ConfigError(f"cannot read: not UTF-8 text ({error.reason})", file=str(path)) from None
         layers.append(parse_layer(text, str(path)))
-    return build_policy(layers, defaults=defaults)
+    built = build_policy(layers, defaults=defaults)
+    unknown = unknown_disabled(layers)
+    return Built(policy=built.policy, warnings=(*built.warnings, *unknown)) if unknown else built
+
+
+def unknown_disabled(layers: Iterable[Layer]) -> list[str]:
+    """A warning for each `disabled_rules` name that no layer, plugin or default rule has."""
+    layers = list(layers)
+    plugins = [*(p for layer in layers for p in layer.plugins), *DEFAULT_PLUGINS]
+    known = {
+        *(rule.name for layer in layers for rule in layer.rules),
+        *(rule.name for plugin in plugins for rule in plugin.rules),
+        *(rule.name for rule in DEFAULT_RULES),
+    }
+    warnings: list[str] = []
+    for layer in layers:
+        for name in sorted(layer.disabled_rules - known):
+            close = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.6)
+            hint = f"did you mean {', '.join(map(repr, close))}?" if close else "no rule has a similar name"
+            warnings.append(f"{layer.file}: disabled_rules: no rule is named {name!r} ({hint})")
+    return warnings

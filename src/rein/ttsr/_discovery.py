@@ -10,7 +10,9 @@ Sources, in order; the first rule of a name wins and later ones are reported as 
 4. rein's built-in rules (package data in `rein/ttsr/builtin/`)
 
 Each folder is read flat, files in name order. A file that cannot be read or parsed becomes a
-`RuleIssue` (reported once, with file and line); the other files still load.
+`RuleIssue` (reported once, with file and line); the other files still load. So does an entry that
+looks like a rule file but is not one (a directory named `x.md`, a link to nothing) and a source that
+is a link to nothing: never silence.
 """
 
 from __future__ import annotations
@@ -69,8 +71,9 @@ def discover_rules(cwd: Path, home: Path, *, builtin: bool = True) -> Discovery:
         if resolved in visited:
             continue
         visited.add(resolved)
-        for path in _files(place, suffix):
-            _add(load_rule_file(path, origin=label), rules, issues, seen)
+        for found in _files(place, suffix):
+            loaded = load_rule_file(found, origin=label) if isinstance(found, Path) else found
+            _add(loaded, rules, issues, seen)
     if builtin:
         searched.append("builtin")
         for name, text in builtin_rule_texts():
@@ -105,12 +108,29 @@ def builtin_rule_texts() -> Iterator[tuple[str, str]]:
         yield entry.name, entry.read_text(encoding="utf-8")
 
 
-def _files(place: Path, suffix: str) -> list[Path]:
+def _files(place: Path, suffix: str) -> list[Path | RuleIssue]:
+    """The rule files of a source (a folder, or one file), and an issue for each entry that is named
+    like one but cannot be read as a file."""
     if place.is_file():
         return [place]
     if not place.is_dir():
-        return []
-    return sorted(p for p in place.iterdir() if p.is_file() and p.name.endswith(suffix))
+        return [_not_a_file(place)] if place.is_symlink() else []  # a source linked to nothing
+    return [
+        path if path.is_file() else _not_a_file(path)
+        for path in sorted(place.iterdir())
+        if path.name.endswith(suffix)
+    ]
+
+
+def _not_a_file(path: Path) -> RuleIssue:
+    """The issue of a rule path that is not a regular file (reading a fifo would block)."""
+    if path.is_dir():
+        reason = "is a directory, not a rule file"
+    elif path.is_symlink() and not path.exists():
+        reason = f"is a link to {path.readlink()}, which does not exist"
+    else:
+        reason = "is not a regular file"
+    return RuleIssue(path=str(path), reason=reason)
 
 
 def _issue(error: RuleError, path: str) -> RuleIssue:

@@ -1,0 +1,206 @@
+"""The schema of `settings.toml`: every group and key, its type, default and meaning.
+
+`rein.settings.load_settings` checks each file against it; `docs/settings.md` documents it and a test
+walks it, so a key added here is validated, documented and tested without anything else to remember.
+Standard library only: the settings are read before anything heavy is imported.
+
+The choices of `[ttsr]` and `[rein] provider` repeat values the engines and the provider registry own
+(`rein.ttsr`, `rein.ai.provider_names()`); importing them here would load those packages on every
+start, so a test checks that the two lists agree instead.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["bool", "string", "url", "count", "names", "choice"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Key:
+    """One key of a group. `default` is what rein uses when no file sets it (None: nothing)."""
+
+    name: str
+    kind: Kind
+    default: object
+    doc: str
+    choices: tuple[str, ...] = ()
+
+    @property
+    def allowed(self) -> str:
+        """What the key accepts, as error messages and the docs say it."""
+        match self.kind:
+            case "bool":
+                return "true or false"
+            case "string":
+                return "a non-empty string"
+            case "url":
+                return "an http:// or https:// URL"
+            case "count":
+                return "a whole number, 0 or more"
+            case "names":
+                return "a list of names (strings)"
+            case "choice":
+                return "one of " + ", ".join(self.choices)
+
+    def accepts(self, value: object) -> bool:
+        match self.kind:
+            case "bool":
+                return isinstance(value, bool)
+            case "string":
+                return isinstance(value, str) and bool(value.strip())
+            case "url":
+                return isinstance(value, str) and value.startswith(("http://", "https://"))
+            case "count":
+                return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+            case "names":  # one name alone is taken as a list of one, as `[ttsr]` always has
+                items = [value] if isinstance(value, str) else value
+                return isinstance(items, list) and all(isinstance(item, str) and item for item in items)
+            case "choice":
+                return isinstance(value, str) and value in self.choices
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Group:
+    """A `[group]` table; `note` says where its settings live when it has no keys yet."""
+
+    name: str
+    doc: str
+    keys: tuple[Key, ...]
+    note: str = ""
+
+
+PROVIDERS = ("anthropic", "faux", "local", "openai", "openai-responses")
+"""The provider registry's names (`rein.ai.provider_names()`; a test keeps them equal)."""
+
+REIN = Group(
+    name="rein",
+    doc="The agent: which model answers, and how tool calls that change things are approved.",
+    keys=(
+        Key(
+            name="provider",
+            kind="choice",
+            choices=PROVIDERS,
+            default=None,
+            doc="The provider when `--provider` is not given. Unset: the one whose API key is set"
+            " (ANTHROPIC_API_KEY, then OPENAI_API_KEY), else `local` when it is installed.",
+        ),
+        Key(
+            name="model",
+            kind="string",
+            default=None,
+            doc="The model id when `--model` is not given (for `local`, a GGUF file path). Unset: the"
+            " provider's default model.",
+        ),
+        Key(
+            name="base_url",
+            kind="url",
+            default=None,
+            doc="An OpenAI- or Anthropic-compatible server (Ollama, vLLM, llama.cpp) when `--base-url`"
+            " is not given. Unset: the provider's own URL, or ANTHROPIC_BASE_URL / OPENAI_BASE_URL.",
+        ),
+        Key(
+            name="approve",
+            kind="choice",
+            choices=("ask", "auto", "deny"),
+            default="ask",
+            doc="Tool calls that change things (bash, write, edit) when `--approve` is not given: `ask`"
+            " a person first (print and JSON modes, with nobody to ask, deny them), `auto` run them,"
+            " `deny` block them.",
+        ),
+    ),
+)
+
+TTSR = Group(
+    name="ttsr",
+    doc="Stream rules: how rules that watch the model's output as it streams behave.",
+    keys=(
+        Key(name="enabled", kind="bool", default=True, doc="Run stream rules at all; false scans nothing."),
+        Key(
+            name="disabled_rules",
+            kind="names",
+            default=(),
+            doc="Rule names never loaded, wherever they are found.",
+        ),
+        Key(
+            name="builtin_rules",
+            kind="bool",
+            default=True,
+            doc="Load rein's built-in rules (after every rule of yours).",
+        ),
+        Key(
+            name="context_mode",
+            kind="choice",
+            choices=("discard", "keep"),
+            default="discard",
+            doc="After an interrupt: `discard` drops the cut reply before the retry, `keep` keeps it"
+            " and appends the rule after it.",
+        ),
+        Key(
+            name="interrupt_mode",
+            kind="choice",
+            choices=("always", "prose-only", "tool-only", "never"),
+            default="always",
+            doc="Which output may be cut: a rule's own `interruptMode` can only narrow this.",
+        ),
+        Key(
+            name="repeat_mode",
+            kind="choice",
+            choices=("once", "after-gap"),
+            default="once",
+            doc="For rules that set none: inject a rule `once` per session, or again `after-gap`.",
+        ),
+        Key(
+            name="repeat_gap",
+            kind="count",
+            default=10,
+            doc="Completed turns between two injections of one rule under `after-gap`.",
+        ),
+        Key(
+            name="interrupt_template",
+            kind="string",
+            default=None,
+            doc="Replaces the injected interrupt text (placeholders `{{name}}`, `{{path}}`,"
+            " `{{content}}`). Unset: rein's.",
+        ),
+        Key(
+            name="reminder_template",
+            kind="string",
+            default=None,
+            doc="Replaces the reminder attached to a tool result (`{{description}}`, `{{source}}`,"
+            " `{{tool}}`). Unset: rein's.",
+        ),
+    ),
+)
+
+STEERING = Group(
+    name="steering",
+    doc="Reserved for command steering; it has no keys in settings.toml.",
+    keys=(),
+    note="steering is configured in .rein/steering.toml",
+)
+
+TIMEBOX = Group(
+    name="timebox",
+    doc="Reserved for the time and token budget; it has no keys in settings.toml.",
+    keys=(),
+    note="a budget is set per session with /timebox",
+)
+
+GROUPS: tuple[Group, ...] = (REIN, TTSR, STEERING, TIMEBOX)
+"""Every group rein knows, in the order the docs list them."""
+
+
+def normalize(name: str) -> str:
+    """A key as it is compared: lower-cased, without `_` or `-` (`base_url`, `baseUrl`, `base-url`)."""
+    return name.lower().replace("_", "").replace("-", "")
+
+
+def show(value: object) -> str:
+    """`value` as TOML writes it (`"yes"`, `true`, `[1, 2]`), for messages."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(value)  # a date or time: TOML writes those as Python prints them
