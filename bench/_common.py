@@ -21,3 +21,9 @@ class SilentUI:
 
     def set_status(self, key: str, text: str | None) -> None:
         pass
+
+    async def select(self, title: str, options: Sequence[str]) -> str | None:
+        return None
+
+    async def input(self, title: str, placeholder: str = "") -> str | None:
+        return None

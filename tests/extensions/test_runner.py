@@ -57,6 +57,12 @@ class UI:
 
     def set_status(self, key: str, text: str | None) -> None: ...
 
+    async def select(self, title: str, options: Sequence[str]) -> str | None:
+        return None
+
+    async def input(self, title: str, placeholder: str = "") -> str | None:
+        return None
+
 
 def make() -> tuple[Registry, ExtensionRunner, list[tuple[str, str]], Host]:
     registry = Registry()

@@ -1,16 +1,18 @@
-"""Extensions rein ships and loads by default: stream rules (`ttsr`), command steering (`steering`)
-and the `/timebox` budget."""
+"""Extensions rein ships and loads by default: stream rules (`ttsr`), command steering (`steering`),
+the `/timebox` budget, the slash commands (`commands`) and the approval of tool calls (`approval`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
 
+from rein.builtins.approval import ApprovalExtension, ApproveMode, approve_mode
+from rein.builtins.commands import DEFAULT_MODELS, CommandsExtension
 from rein.builtins.steering import SteeringExtension
+from rein.builtins.timebox import TimeboxExtension
 from rein.builtins.ttsr import TtsrExtension
 from rein.extensions import discover_extensions
 from rein.session import AgentSession
-from rein.timebox_rein._extension import TimeboxExtension
 
 
 def load_extensions(
@@ -20,19 +22,39 @@ def load_extensions(
     home: str,
     settings: Mapping[str, Mapping[str, object]],
     discovered: bool = True,
+    approve: ApproveMode | None = None,
+    interactive: bool = True,
 ) -> None:
     """Load the built-in extensions, then the user's (`.rein/extensions`, `~/.rein/extensions`,
-    entry points). A broken user extension is reported and skipped."""
-    TtsrExtension(session.api("ttsr"), cwd=cwd, home=home, settings=settings.get("ttsr", {}))
-    SteeringExtension(session.api("steering"), cwd=cwd, home=home)
+    entry points), then the approval of tool calls, so that every extension's block comes before a
+    person is asked. A broken user extension is reported and skipped.
+
+    `approve` is the `--approve` option (None: `[rein] approve` from settings, else "ask");
+    `interactive` False means nobody can be asked (print and JSON modes): "ask" then denies."""
+    ttsr = TtsrExtension(session.api("ttsr"), cwd=cwd, home=home, settings=settings.get("ttsr", {}))
+    steering = SteeringExtension(session.api("steering"), cwd=cwd, home=home)
     TimeboxExtension(session.api("timebox")).register()
-    if not discovered:
-        return
-    for found in discover_extensions(Path(cwd), Path(home)):
+    CommandsExtension(session.api("commands"), session, home=home, ttsr=ttsr, steering=steering)
+    for found in discover_extensions(Path(cwd), Path(home)) if discovered else ():
         if found.factory is None:
             session.ui.notify(f"extension {found.name} ({found.origin}) skipped: {found.problem}", "warning")
         else:
             session.load_extension(found.name, found.factory)
+    try:
+        mode = approve_mode(settings, approve)
+    except ValueError as error:
+        # Fail closed: a setting that does not say how to approve must not let every call run.
+        session.ui.notify(f"settings: {error}; bash, write and edit calls are denied", "error")
+        mode = "deny"
+    ApprovalExtension(session.api("approval"), session, mode=mode, interactive=interactive, home=home)
 
 
-__all__ = ["SteeringExtension", "TtsrExtension", "load_extensions"]
+__all__ = [
+    "DEFAULT_MODELS",
+    "ApprovalExtension",
+    "ApproveMode",
+    "CommandsExtension",
+    "SteeringExtension",
+    "TtsrExtension",
+    "load_extensions",
+]

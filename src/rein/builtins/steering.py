@@ -14,7 +14,9 @@ The agent-loop index (for `in = "agent_loop"`) advances on every agent_start.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
@@ -25,6 +27,7 @@ from rein.steering import (
     ConfigError,
     Context,
     Entry,
+    Rule,
     Steering,
     ToolCall,
     ToolResult,
@@ -36,6 +39,22 @@ ENTRY = "steering"
 
 # rein's tool names, which are also steering's.
 _TOOLS = frozenset({"bash", "write", "edit", "read"})
+
+RECENT = 20
+"""How many decisions `SteeringExtension.decisions` keeps (for `/steering`)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Decision:
+    """One tool call steering decided, as `/steering` lists it."""
+
+    tool: str
+    subject: str
+    """The command (bash) or the path (write, edit, read)."""
+    allow: bool
+    rule: str | None = None
+    """`<rule>@<source>` of the rule that blocked (or whose block an override waived)."""
+    override: bool = False
 
 
 def _entry(data: Mapping[str, object]) -> Entry | None:
@@ -79,6 +98,8 @@ class SteeringExtension:
         self.engine: Steering | None = None
         self.problem: str | None = None
         self.agent_loop = 0
+        self.decisions: deque[Decision] = deque(maxlen=RECENT)
+        """This process's latest decisions, oldest first (not persisted)."""
         rein.on("session_start", self.on_session_start)
         rein.on("agent_start", self.on_agent_start)
         rein.on("tool_call", self.on_tool_call)
@@ -99,6 +120,11 @@ class SteeringExtension:
         self.engine = Steering(built.policy)
         self.agent_loop = ctx.session.user_message_count()
 
+    @property
+    def rules(self) -> tuple[Rule, ...]:
+        """The rules in force, in the order they are tried (none until the policy loads)."""
+        return self.engine.policy.rules if self.engine is not None else ()
+
     def on_agent_start(self, event: object, ctx: ExtensionContext) -> None:
         self.agent_loop += 1
 
@@ -109,11 +135,22 @@ class SteeringExtension:
     def on_tool_call(self, event: object, ctx: ExtensionContext) -> Block | None:
         if not isinstance(event, ToolCallEvent) or event.info.call.name not in _TOOLS:
             return None
+        call = _call(event.info.call.name, event.info.call.arguments)
+        subject = call.command if call.tool == "bash" else call.path or ""
         if self.problem is not None:
+            self.decisions.append(Decision(tool=call.tool, subject=subject, allow=False, rule="config@rein"))
             return Block(reason=self.problem)
         assert self.engine is not None
-        verdict = self.engine.evaluate(
-            _call(event.info.call.name, event.info.call.arguments), self._context(ctx)
+        verdict = self.engine.evaluate(call, self._context(ctx))
+        rule = verdict.override.rule if verdict.override is not None else verdict.rule
+        self.decisions.append(
+            Decision(
+                tool=call.tool,
+                subject=subject,
+                allow=verdict.allow,
+                rule=f"{rule}@{verdict.source}" if rule and verdict.source else rule,
+                override=verdict.override is not None,
+            )
         )
         return None if verdict.allow else Block(reason=verdict.reason)
 

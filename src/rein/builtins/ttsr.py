@@ -74,6 +74,10 @@ class TtsrExtension:
         turns = sum(1 for m in ctx.session.messages if isinstance(m, AssistantMessage))
         self.manager.restore(TtsrState(turns=turns, records=tuple(records.values())))
 
+    def fired(self) -> dict[str, int]:
+        """How many times each rule fired (was injected) in this session, resumed ones included."""
+        return {record.rule: record.count for record in self.manager.injection_records()}
+
     def on_message_start(self, event: object, ctx: ExtensionContext) -> None:
         if isinstance(event, Notice) and _assistant(event) is not None:
             self.manager.reset()  # a new provider call (a new turn, or a retry): fresh buffers

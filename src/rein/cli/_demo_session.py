@@ -63,7 +63,11 @@ async def run_session(console: Console, setup: Setup, watch: Callable[[AgentSess
             system_prompt=setup.system_prompt,
             options=setup.options,
         )
-        load_extensions(session, cwd=str(project), home=str(home), settings={}, discovered=False)
+        # The demo is scripted and runs in a scratch directory, with nobody to answer an approval
+        # question: its tool calls run without asking, so steering alone decides, as it shows.
+        load_extensions(
+            session, cwd=str(project), home=str(home), settings={}, discovered=False, approve="auto"
+        )
         printer = Printer(console)
         session.subscribe(printer.event)
         session.subscribe_notices(printer.notice)

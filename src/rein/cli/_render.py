@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from rich.console import Console
@@ -37,6 +37,12 @@ class TerminalUI:
             self.status.pop(key, None)
         else:
             self.status[key] = text
+
+    async def select(self, title: str, options: Sequence[str]) -> str | None:
+        return None  # a line-based terminal has no picker: nobody is asked
+
+    async def input(self, title: str, placeholder: str = "") -> str | None:
+        return None
 
 
 class Printer:

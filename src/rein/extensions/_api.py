@@ -30,11 +30,22 @@ Level = Literal["info", "warning", "error"]
 
 
 class UI(Protocol):
-    """What an extension may show. Hosts without a screen (print mode, tests) record or drop it."""
+    """What an extension may show or ask. Hosts without a screen (print mode, tests) record or drop
+    what is shown, and answer every question with None."""
 
     def notify(self, message: str, level: Level = "info") -> None: ...
 
     def set_status(self, key: str, text: str | None) -> None: ...
+
+    async def select(self, title: str, options: Sequence[str]) -> str | None:
+        """Ask the person to pick one of `options`; returns the option as given. May not raise;
+        None when dismissed or when no person is there."""
+        ...
+
+    async def input(self, title: str, placeholder: str = "") -> str | None:
+        """Ask the person for a line of text. May not raise; None when dismissed or when no person
+        is there."""
+        ...
 
 
 class SessionView(Protocol):

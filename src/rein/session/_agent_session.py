@@ -3,7 +3,9 @@
 One prompt at a time: input handlers and `/commands` first, then `before_agent_start` (system prompt
 additions), then a run of the loop whose hooks are the extensions' (`tool_call`, `tool_result`,
 `context`, stream hooks). Every message that joins the history is appended to the store as it
-happens, so a crash loses at most the reply being streamed.
+happens, so a crash loses at most the reply being streamed; each turn's entries are fsync'd at
+`turn_end`. A write that fails aborts the run, and `prompt`/`run` raise `SessionWriteError` (naming
+the file) once the loop has stopped; a store rein only reads is refused with `ReadOnlySessionError`.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from rein.extensions import (
 )
 from rein.session._context import ContextMessage, SessionContext
 from rein.session._session import Session
+from rein.session.errors import SessionWriteError
 
 Listener = Callable[[AgentEvent], Awaitable[None] | None]
 SessionListener = Callable[[str, object], None]
@@ -81,6 +84,7 @@ class AgentSession:
         system_prompt: str = "",
         options: StreamOptions | None = None,
     ) -> None:
+        store.require_writable()  # a file rein only reads is refused before any run (nothing lost)
         self.store = store
         self.provider = provider
         self.model = model
@@ -98,6 +102,7 @@ class AgentSession:
         self._follow_ups: list[AgentMessage] = []
         self._background: set[asyncio.Task[None]] = set()
         self._cached: tuple[str | None, SessionContext, list[AgentMessage]] | None = None
+        self._quit = False
 
     # -- extensions ---------------------------------------------------------------------------
 
@@ -183,6 +188,30 @@ class AgentSession:
     async def shutdown(self) -> None:
         await self.runner.notify("session_shutdown")
 
+    async def switch_store(self, store: Session) -> None:
+        """Carry on in another session file (`/new`, `/resume`): `session_shutdown` for the old one,
+        the store swapped, `session_start` for the new one (extensions restore their state from it),
+        then the `session_switched` notice with the new store as payload. Messages queued for the old
+        session are dropped. A store rein only reads is refused (`ReadOnlySessionError`) before
+        anything changes."""
+        store.require_writable()
+        await self.shutdown()
+        self.store = store
+        self._cached = None
+        self._steering.clear()
+        self._follow_ups.clear()
+        await self.start()
+        self._notice("session_switched", store)
+        await self.runner.notify("session_switched", store)
+
+    def request_quit(self) -> None:
+        """Ask the host to end the session (`/quit`); the UI checks `quit_requested` after each prompt."""
+        self._quit = True
+
+    @property
+    def quit_requested(self) -> bool:
+        return self._quit
+
     def abort(self) -> None:
         """Stop the current run: the provider stream, tools and hooks see the signal at once."""
         self._signal.abort("aborted by the user")
@@ -193,8 +222,7 @@ class AgentSession:
             name, _, args = text[1:].partition(" ")
             command = self.registry.commands.get(name)
             if command is None:
-                known = ", ".join(f"/{c}" for c in sorted(self.registry.commands)) or "none"
-                self.ui.notify(f"unknown command /{name} (commands: {known})", "warning")
+                self.ui.notify(f"unknown command /{name}; /help lists the commands", "warning")
                 return []
             result = command.handler(args.strip(), self._context())
             if result is not None:
@@ -207,6 +235,8 @@ class AgentSession:
 
     async def run(self, prompts: Sequence[AgentMessage]) -> list[AgentMessage]:
         self._signal = AbortSignal()
+        self.store.require_writable()
+        self._check_store()
         # Messages sent while no run was going (by a command, say) come before the new prompt.
         prompts = [*_drain(self._steering), *prompts]
         prompt_text = "\n".join(custom_text(m) for m in prompts)
@@ -226,9 +256,18 @@ class AgentSession:
             follow_up_messages=lambda: _drain(self._follow_ups),
         )
         try:
-            return await run_agent(prompts, self.messages, config, self._signal, self._on_event)
+            added = await run_agent(prompts, self.messages, config, self._signal, self._on_event)
         finally:
             await asyncio.gather(*self._background)
+        self._check_store()
+        return added
+
+    def _check_store(self) -> None:
+        """Raise the store's failed write, if any: the loop swallows listener errors, so a failed
+        save ends the run through the abort signal and reaches the host from here."""
+        failed = self.store.write_error
+        if failed is not None:
+            raise SessionWriteError(failed.path, failed.reason, saved=failed.saved)
 
     def steer(self, text: str) -> None:
         """Queue a user message for the running agent: it is read after the current tool batch."""
@@ -251,8 +290,15 @@ class AgentSession:
         return await self.runner.context(messages)
 
     async def _on_event(self, event: AgentEvent) -> None:
-        if event.type == "message_end" and event.message is not None:
-            self._persist(event.message)
+        try:
+            if event.type == "message_end" and event.message is not None:
+                self._persist(event.message)
+            elif event.type in ("turn_end", "agent_end"):
+                self.store.sync()  # a finished turn is on disk (fsync) before the next one starts
+        except SessionWriteError:
+            pass  # the store keeps it (`write_error`); `run` raises it when the loop has stopped
+        if self.store.write_error is not None:  # an extension's write may have failed too
+            self._signal.abort("the session file cannot be written")
         if self.runner.has(event.type):
             await self.runner.notify(event.type, event)
         for listener in self._listeners:

@@ -1,0 +1,145 @@
+"""`/session`, `/new` and `/resume`: the session file behind the conversation.
+
+`/new` and `/resume` go through `AgentSession.switch_store`, so extensions shut down for the old file
+and restore their state from the new one (a timebox, fired rules, steering entries).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from rein.ai import AssistantMessage, MessageFormatError, UserMessage, message_from_json
+from rein.extensions import ExtensionContext
+from rein.session import AgentSession, MessageEntry, Session, SessionError, sessions_dir
+
+LISTED = 30
+"""How many of the directory's newest sessions `/resume` offers."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Listed:
+    """One session `/resume` offers."""
+
+    path: Path
+    id: str
+    modified: datetime
+    first_prompt: str
+    entries: int
+
+    def label(self, current: bool) -> str:
+        prompt = " ".join(self.first_prompt.split()) or "(no prompt)"
+        prompt = prompt if len(prompt) <= 60 else prompt[:57] + "..."
+        mark = "  (this session)" if current else ""
+        return f"{self.modified:%Y-%m-%d %H:%M}  {prompt}  [{self.id[:8]}, {self.entries} entries]{mark}"
+
+
+def list_sessions(home: Path, cwd: str, limit: int = LISTED) -> tuple[list[Listed], int]:
+    """The sessions of `cwd`, most recently written first, and how many files could not be read."""
+    found: list[tuple[float, Path]] = []
+    for path in sessions_dir(home, cwd).glob("*.jsonl"):
+        try:
+            found.append((path.stat().st_mtime, path))
+        except OSError:
+            continue
+    listed: list[Listed] = []
+    unreadable = 0
+    for mtime, path in sorted(found, key=lambda item: (item[0], item[1].name), reverse=True)[:limit]:
+        try:
+            store = Session.open(path)
+        except (SessionError, OSError):
+            unreadable += 1
+            continue
+        if store.header.cwd != cwd:
+            continue  # another directory whose slug is the same
+        listed.append(
+            Listed(
+                path=path,
+                id=store.id,
+                modified=datetime.fromtimestamp(mtime),
+                first_prompt=_first_prompt(store),
+                entries=len(store.tree),
+            )
+        )
+    return listed, unreadable
+
+
+def _messages(store: Session) -> list[object]:
+    out: list[object] = []
+    for entry in store.tree:
+        if isinstance(entry, MessageEntry):
+            try:
+                out.append(message_from_json(entry.message))
+            except MessageFormatError:
+                continue
+    return out
+
+
+def _first_prompt(store: Session) -> str:
+    return next((m.text for m in _messages(store) if isinstance(m, UserMessage)), "")
+
+
+class SessionCommands:
+    def __init__(self, session: AgentSession, *, home: str) -> None:
+        self.session = session
+        self.home = Path(home)
+
+    def show(self, args: str, ctx: ExtensionContext) -> None:
+        store = self.session.store
+        replies = [m for m in _messages(store) if isinstance(m, AssistantMessage)]
+        total = sum(m.usage.total for m in replies)
+        inputs = sum(m.usage.input + m.usage.cache_read + m.usage.cache_write for m in replies)
+        outputs = sum(m.usage.output for m in replies)
+        lines = [
+            f"session file: {store.path or '(in memory, not written)'}",
+            f"id: {store.id}",
+            f"entries: {len(store.tree)}",
+            f"tokens: {total} over {len(replies)} replies ({inputs} in, {outputs} out)",
+        ]
+        ctx.ui.notify("\n".join(lines))
+
+    async def new(self, args: str, ctx: ExtensionContext) -> None:
+        store = Session.create(self.session.cwd, home=self.home)
+        await self.session.switch_store(store)
+        ctx.ui.notify(f"new session: {store.path}")
+
+    async def resume(self, args: str, ctx: ExtensionContext) -> None:
+        """`/resume` picks from this directory's sessions; `/resume ID` takes the one whose id starts
+        with ID (for a screen without a picker)."""
+        listed, unreadable = list_sessions(self.home, self.session.cwd)
+        if unreadable:
+            ctx.ui.notify(f"/resume: {unreadable} session file(s) could not be read", "warning")
+        current = self.session.store.path
+        if args:
+            chosen = next((item for item in listed if item.id.startswith(args)), None)
+            if chosen is None:
+                ctx.ui.notify(
+                    f"/resume {args}: no session of this directory has an id starting so", "warning"
+                )
+                return
+        else:
+            if not listed:
+                ctx.ui.notify("/resume: no sessions in this directory yet")
+                return
+            labels = {item.label(item.path == current): item for item in listed}
+            answer = await ctx.ui.select("Resume which session? (newest first)", list(labels))
+            if answer is None or answer not in labels:
+                ctx.ui.notify("/resume: no session chosen (/resume ID, or rein --resume FILE, opens one)")
+                return
+            chosen = labels[answer]
+        if chosen.path == current:
+            ctx.ui.notify("/resume: that is this session")
+            return
+        try:
+            store = Session.open(chosen.path)
+        except (SessionError, OSError) as error:
+            ctx.ui.notify(f"/resume: {chosen.path}: {error}", "error")
+            return
+        if not store.writable:
+            ctx.ui.notify(f"/resume: {chosen.path}: rein reads this session but does not write it", "error")
+            return
+        await self.session.switch_store(store)
+        for warning in store.warnings:
+            ctx.ui.notify(f"session file: {warning}", "warning")
+        ctx.ui.notify(f"resumed {chosen.path} ({chosen.entries} entries)")

@@ -1,0 +1,170 @@
+"""Approval of tool calls that change things (`bash`, `write`, `edit`), as a built-in extension.
+
+Its `tool_call` handler is registered after every other extension's, and the first `Block` wins, so a
+call steering (or any extension) blocks is never asked about. Read-only tools never ask.
+
+- `auto`: every call runs.
+- `deny`: every changing call is blocked; the reason says how to allow them.
+- `ask`: the person picks "Allow once", "Allow for this session" or "Deny" (then types a reason,
+  which the model reads as the tool's result). With nobody to ask (print and JSON modes, or `select`
+  answering None: no screen, or the question dismissed), the call is denied and the reason says how
+  to let such calls run.
+
+"Allow for this session" remembers, for bash, the program of each command the line would run (its
+first word as written, inner commands included: `sudo rm x` remembers `sudo` and `rm`); a later bash
+call runs without asking when every program in it is remembered. For write and edit it remembers the
+tool. What is remembered lasts until the session ends or another session file is opened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Literal, get_args
+
+from rein.agent import Block
+from rein.extensions import ExtensionAPI, ExtensionContext, ToolCallEvent
+from rein.session import AgentSession
+from rein.steering import analyze
+
+ApproveMode = Literal["ask", "auto", "deny"]
+MODES: tuple[ApproveMode, ...] = get_args(ApproveMode)
+
+CHANGING = frozenset({"bash", "write", "edit"})
+"""The tools that ask; every other tool runs without asking."""
+
+ALLOW_ONCE = "Allow once"
+ALLOW_SESSION = "Allow for this session"
+DENY = "Deny"
+OPTIONS = (ALLOW_ONCE, ALLOW_SESSION, DENY)
+
+HOW_TO_ALLOW = (
+    'to let rein run bash, write and edit without asking, pass --approve auto or set approve = "auto"'
+    " in the [rein] group of .rein/settings.toml"
+)
+
+
+def approve_mode(settings: Mapping[str, Mapping[str, object]], given: ApproveMode | None) -> ApproveMode:
+    """The mode in force: `given` (the `--approve` option), else `[rein] approve`, else "ask".
+    Raises ValueError naming the key and the allowed values for any other setting."""
+    if given is not None:
+        return given
+    value = settings.get("rein", {}).get("approve", "ask")
+    for mode in MODES:
+        if value == mode:
+            return mode
+    raise ValueError(f"[rein] approve = {value!r} is not one of {', '.join(MODES)}")
+
+
+def programs(command: str, *, cwd: str, home: str) -> tuple[str, ...] | None:
+    """The program (first word as written) of each command `command` would run, inner ones included;
+    None when that cannot be known (a parse problem, a command name only known at run time)."""
+    analysis = analyze(command, cwd=cwd, home=home)
+    if not analysis.understood or not analysis.refs:
+        return None
+    if any(ref.name_dynamic or not ref.argv for ref in analysis.refs):
+        return None
+    return tuple(dict.fromkeys(ref.argv[0].value for ref in analysis.refs))
+
+
+class ApprovalExtension:
+    def __init__(
+        self, rein: ExtensionAPI, session: AgentSession, *, mode: ApproveMode, interactive: bool, home: str
+    ) -> None:
+        self.session = session
+        self.mode = mode
+        self.interactive = interactive
+        self.home = home
+        self.programs: set[str] = set()
+        """bash programs allowed for this session."""
+        self.tools: set[str] = set()
+        """write/edit allowed for this session."""
+        # Calls may be checked concurrently (writes to different files): one question at a time.
+        self._asking = asyncio.Lock()
+        rein.on("session_start", self.on_session_start)
+        rein.on("tool_call", self.on_tool_call)
+
+    def on_session_start(self, event: object, ctx: ExtensionContext) -> None:
+        self.programs.clear()
+        self.tools.clear()
+        if self.session.model.provider == "local":
+            ctx.ui.notify(self.local_notice(), "warning" if self.mode == "auto" else "info")
+
+    def local_notice(self) -> str:
+        """What the embedded local model may do here, said at the start of each session."""
+        where = self.session.cwd
+        may = f"The local model may run bash and write and edit files in {where}"
+        if self.mode == "auto":
+            return f"{may} without asking you (approve: auto)."
+        if self.mode == "deny":
+            denied = "its bash, write and edit calls are denied (approve: deny)"
+            return f"The local model may read files in {where}; {denied}."
+        if self.interactive:
+            return f"{may}; each such call asks you first (approve: ask)."
+        return f"{may}; nobody is asked here, so those calls are denied unless you pass --approve auto."
+
+    async def on_tool_call(self, event: object, ctx: ExtensionContext) -> Block | None:
+        if not isinstance(event, ToolCallEvent) or event.info.call.name not in CHANGING:
+            return None
+        if self.mode == "auto":
+            return None
+        tool = event.info.call.name
+        if self.mode == "deny":
+            return Block(reason=f"[approval] not run: approve is set to deny; {HOW_TO_ALLOW}.")
+        if not self.interactive:
+            return Block(reason=_nobody(tool))
+        args = event.info.call.arguments
+        remember: tuple[str, ...] | None = (tool,)
+        if tool == "bash":
+            command = args.get("command")
+            remember = (
+                programs(command, cwd=self.session.cwd, home=self.home) if isinstance(command, str) else None
+            )
+        async with self._asking:
+            if self._remembered(tool, remember):
+                return None
+            answer = await ctx.ui.select(_title(tool, args, remember), OPTIONS)
+            if answer == ALLOW_ONCE:
+                return None
+            if answer == ALLOW_SESSION:
+                self._remember(tool, remember, ctx)
+                return None
+            if answer != DENY:
+                return Block(reason=_nobody(tool))
+            reason = await ctx.ui.input(f"Why deny this {tool} call? (the model reads it)", "a reason")
+        said = f" Their reason: {reason.strip()}" if reason and reason.strip() else ""
+        return Block(reason=f"[approval] not run: the user denied this {tool} call.{said}")
+
+    def _remembered(self, tool: str, remember: tuple[str, ...] | None) -> bool:
+        if tool != "bash":
+            return tool in self.tools
+        return remember is not None and set(remember) <= self.programs
+
+    def _remember(self, tool: str, remember: tuple[str, ...] | None, ctx: ExtensionContext) -> None:
+        if tool != "bash":
+            self.tools.add(tool)
+        elif remember is None:
+            ctx.ui.notify("approval: which programs this command runs is not known; it was allowed once")
+        else:
+            self.programs.update(remember)
+
+
+def _nobody(tool: str) -> str:
+    return (
+        f"[approval] not run: this {tool} call needs approval and nobody approved it (print and JSON"
+        f" modes never ask; an approval question dismissed counts the same); {HOW_TO_ALLOW}."
+    )
+
+
+def _title(tool: str, args: Mapping[str, object], remember: tuple[str, ...] | None) -> str:
+    if tool == "bash":
+        what = f"run: {args.get('command', '')}"
+        scope = (
+            f"\n{ALLOW_SESSION} allows later commands that run only: {', '.join(remember)}"
+            if remember
+            else ""
+        )
+    else:
+        what = f"{tool} {args.get('path', '')}"
+        scope = f"\n{ALLOW_SESSION} allows every later {tool} call"
+    return f"Allow the agent to {what}?{scope}"
