@@ -70,7 +70,7 @@ def test_usage_and_config_errors_exit_2(dirs: tuple[Path, Path]) -> None:
     assert rein("check", cwd=project, home=home).returncode == 2
     assert rein("check", "--tool", "write", cwd=project, home=home).returncode == 2
     assert rein("check", "--tool", "paint", "--path", "x", cwd=project, home=home).returncode == 2
-    assert rein("frobnicate", cwd=project, home=home).returncode == 2
+    assert rein("--frobnicate", cwd=project, home=home).returncode == 2
     config = project / ".rein" / "steering.toml"
     config.parent.mkdir()
     config.write_text("[[rule]]\nname = 'x'\n")
@@ -106,18 +106,19 @@ def test_jsonl_audits_many_commands_and_keeps_going(dirs: tuple[Path, Path]) -> 
         "block",
     ]
     assert [o["line"] for o in out if "error" in o] == [3, 6, 7, 8]
-    assert "needs a string 'command'" in out[5]["error"] and "unknown tool 'shell'" in out[6]["error"]
+    assert "unknown key 'cmd'" in out[5]["error"] and "unknown tool 'shell'" in out[6]["error"]
+    assert "'command' must be a string, not an array" in out[7]["error"]
     assert all(
         o["rule"] == "error" and o["reason"].startswith("[steering:error@rein]") for o in out if "error" in o
     )
-    assert done.returncode == 2
+    assert done.returncode == 1  # blocked lines, and lines that could not be read, exit as a block
 
 
 def test_explain_shows_each_command_with_its_state(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     command = "cd /tmp && sudo bash -c 'git -C repo push -uf' # note"
     done = rein("explain", "--json", "--branch", "dev", "--", command, cwd=project, home=home)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, done.stderr  # blocked, as `rein check` exits
     out = json.loads(done.stdout)
     assert out["decision"] == "block"
     push = next(c for c in out["commands"] if c["argv"][:2] == ["git", "-C"])
@@ -129,7 +130,7 @@ def test_explain_shows_each_command_with_its_state(dirs: tuple[Path, Path]) -> N
     assert push["words_env"] is None and cd["words_env"] is None
     assert (push["kind"], cd["kind"], out["commands"][1]["kind"]) == ("inert", "inert", "runner")
     text = rein("explain", "--", command, cwd=project, home=home)
-    assert text.returncode == 0
+    assert text.returncode == 1
     assert "no-force-push@defaults" in text.stdout and "/tmp/repo" in text.stdout
 
 

@@ -35,7 +35,7 @@ def test_usage_and_unknown_names_exit_2(dirs: tuple[Path, Path]) -> None:
     assert event.returncode == 2 and "known: pre-tool-use, post-tool-use" in event.stderr
     assert rein("claude", cwd=project, home=home).returncode == 2
     assert "name one host" in rein("install", cwd=project, home=home).stderr
-    assert "unknown option --global" in rein("install", "claude", "--global", cwd=project, home=home).stderr
+    assert "no such option: --global" in rein("install", "claude", "--global", cwd=project, home=home).stderr
     both = rein("install", "claude", "--user", "--project", cwd=project, home=home)
     assert both.returncode == 2 and "not both" in both.stderr
     assert "unknown host 'vim'" in rein("uninstall", "vim", cwd=project, home=home).stderr

@@ -152,7 +152,7 @@ def test_test_when_disabled_in_settings_still_tests(project: Path) -> None:
         (("test", "missing-file.txt"), "cannot read missing-file.txt"),
         (("test", "--rule", "nope"), "unknown rule(s) nope"),
         (("list", "--cwd", "/nonexistent/dir"), "is not a directory"),
-        (("frobnicate",), "No such command"),
+        (("frobnicate",), "no such command 'frobnicate'"),
     ],
 )
 def test_usage_errors_exit_2(project: Path, args: tuple[str, ...], message: str) -> None:

@@ -1,15 +1,20 @@
 """The `rein` command. Each subcommand lives in its own module, imported only when it runs.
 
 A hook process starts once per tool call, so `rein check` must not pay for modules that `rein rules`
-or the agent runtime need: the table below names each subcommand's module, loaded on demand.
+or the agent runtime need: the table below names each subcommand's module, loaded on demand. Any
+other first word is the agent's prompt (`rein fix the tests`).
+
+Each command module has `run(args, prog) -> int` and either a typer `app` (its help and subcommands
+come from there) or `SUBCOMMANDS`, the names of its hand-parsed subcommands: the help test walks both,
+so no command or subcommand goes without `--help`. Every command follows one exit-code table (0
+success or allowed, 1 blocked or the run failed, 2 usage or input error; docs/cli.md).
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
-
-from rein import __version__
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("rein.cli.check", "Decide whether a command (or file write) may run, with the reason."),
@@ -24,39 +29,34 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 AGENT = "rein.cli.agent"
-"""`rein` with no command, or with options first, is the agent itself."""
-
-
-def _usage() -> str:
-    width = max(map(len, COMMANDS))
-    lines = [f"  {name:<{width}}  {summary}" for name, (_, summary) in COMMANDS.items()]
-    return (
-        "Usage: rein [OPTIONS] [PROMPT]   the coding agent (rein --agent-help for its options)\n"
-        "       rein COMMAND [ARGS]...\n\nCommands:\n" + "\n".join(lines)
-    )
+"""`rein` with no command, or with a prompt or options first, is the agent itself."""
+AGENT_OPTIONS = "rein.cli._agent_app"
+"""The agent's command line, parsed before its runtime loads (`rein --help` needs only this)."""
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run `rein`. Returns the process exit code (0 ok or allow, 1 block, 2 usage or config error)."""
+    """Run `rein`. Returns the process exit code: 0 success or allowed, 1 blocked or the run failed,
+    2 usage or input error (the table in docs/cli.md)."""
     args = sys.argv[1:] if argv is None else argv
-    if args and args[0] in {"-h", "--help", "help"}:
-        print(_usage())
-        return 0
-    if args and args[0] == "--agent-help":
+    if args in (["help"], ["--agent-help"]):  # the old spellings of `rein --help`
         args = ["--help"]
-    if args and args[0] == "--version":
-        print(f"rein {__version__}")
-        return 0
-    if not args or args[0].startswith("-") or (args[0] not in COMMANDS and " " in args[0]):
-        code: int = importlib.import_module(AGENT).run(args, prog="rein")
-        return code
-    entry = COMMANDS.get(args[0])
-    if entry is None:
-        print(f"rein: unknown command {args[0]!r}; known: {', '.join(COMMANDS)}", file=sys.stderr)
-        return 2
-    code = importlib.import_module(entry[0]).run(args[1:], prog=f"rein {args[0]}")
-    return int(code)
+    if not args or args[0] not in COMMANDS:  # `rein`, `rein -p ...`, `rein fix the tests`, `rein -- check`
+        options = importlib.import_module(AGENT_OPTIONS).parse(args, prog="rein")
+        if isinstance(options, int):
+            return options
+        return int(importlib.import_module(AGENT).start(options))
+    module, _ = COMMANDS[args[0]]
+    return int(importlib.import_module(module).run(args[1:], prog=f"rein {args[0]}"))
 
 
 def entrypoint() -> None:
-    sys.exit(main())
+    """The console script. A closed stdout (`rein ... | head -1`) ends quietly with exit 1, as click
+    and Python's own advice do: stdout is pointed at /dev/null so the flush at exit cannot fail again,
+    and no traceback or "Exception ignored" is printed."""
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 1
+    sys.exit(code)

@@ -1,17 +1,26 @@
 """`rein` itself: talk to a model that reads, edits and runs code, with stream rules and steering on.
 
-rein                       interactive (Esc or Ctrl-C aborts a run, /commands complete with Tab)
+rein [PROMPT]...           interactive (the terminal UI, `rein.tui`), with a first prompt if given
 rein -p "prompt"           print mode: run one prompt, print the reply
-rein --mode json -p "..."  one JSON event per line
+rein --mode json -p "..."  one JSON event per line, the first a `session` event (id, file, cwd, model)
+
+The options are parsed in `rein.cli._agent_app`, before this module (and the runtime) loads.
+
+Exit codes (the table every `rein` command follows, see docs/cli.md):
+
+    0  success
+    1  the run failed: a model error, aborted, the session could not be saved, stdout closed
+    2  usage or input error: a bad option, settings file or session file (unreadable, from a newer
+       rein), no model to talk to, `-c` with no earlier session here
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
@@ -22,10 +31,19 @@ from rein.ai import AssistantMessage, Model, Provider, StreamOptions, UnknownPro
 from rein.ai.providers.local_files import BUNDLED, INSTALL_HINT, local_available
 from rein.ai.providers.local_files import SYSTEM_PROMPT as LOCAL_SYSTEM_PROMPT
 from rein.builtins import load_extensions
-from rein.cli._interactive import interactive
+from rein.cli._agent_app import AgentOptions, parse
 from rein.cli._render import Printer, TerminalUI, event_json
-from rein.session import AgentSession, Session, SessionError
+from rein.extensions import UI
+from rein.session import (
+    AgentSession,
+    Session,
+    SessionError,
+    SessionWriteError,
+    find_latest_session,
+    sessions_dir,
+)
 from rein.settings import SettingsFileError, load_settings
+from rein.tui import run_interactive
 
 SYSTEM_PROMPT = (
     "You are a careful coding agent working in {cwd}. Use the tools to read, edit and run code. "
@@ -39,28 +57,17 @@ DEFAULT_MODELS = {
 }
 
 
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="rein", description="A coding agent with stream rules and steering.")
-    p.add_argument("prompt", nargs="*", help="a first prompt (interactive) or the prompt (with -p)")
-    p.add_argument("-p", "--print", dest="print_mode", action="store_true", help="run one prompt and exit")
-    p.add_argument("--mode", choices=("text", "json"), default="text", help="output: text or JSON events")
-    p.add_argument(
-        "--provider",
-        help="anthropic, openai, openai-responses, local, faux (default: from your keys, else local)",
-    )
-    p.add_argument("--model", help="model id (default: the provider's); for local, a GGUF file path")
-    p.add_argument("--base-url", help="an OpenAI- or Anthropic-compatible server (Ollama, vLLM, llama.cpp)")
-    p.add_argument(
-        "-c", "--continue", dest="resume_latest", action="store_true", help="continue the last session here"
-    )
-    p.add_argument("--resume", type=Path, help="resume a session file")
-    p.add_argument("--cwd", type=Path, help="project directory (default: here)")
-    p.add_argument("--no-extensions", action="store_true", help="do not load user extensions")
-    return p
-
-
 class NoProvider(Exception):
     """No provider was named and no API key is set."""
+
+
+class StartError(Exception):
+    """The session could not start. The message is one line; `code` is the exit code (1 the run
+    failed, 2 usage or input error)."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def choose_provider(name: str | None, settings: dict[str, object]) -> str:
@@ -81,8 +88,12 @@ def choose_provider(name: str | None, settings: dict[str, object]) -> str:
     )
 
 
-def build(options: argparse.Namespace, console: Console) -> AgentSession:
+def build(options: AgentOptions, ui: UI) -> AgentSession:
+    """The session `options` ask for, showing itself through `ui` (the terminal UI, or print mode's
+    `TerminalUI`). Raises `StartError`, `NoProvider`, settings, session and provider errors."""
     cwd = (options.cwd or Path.cwd()).resolve()
+    if not cwd.is_dir():
+        raise StartError(f"--cwd {cwd}: not a directory")
     home = Path.home()
     settings = load_settings(cwd, home)
     general = settings.get("rein", {})
@@ -100,10 +111,13 @@ def build(options: argparse.Namespace, console: Console) -> AgentSession:
     if options.resume:
         store = Session.open(options.resume)
     elif options.resume_latest:
-        store = Session.continue_recent(cwd, home=home)
+        latest = find_latest_session(home, cwd)
+        if latest is None:
+            where = sessions_dir(home, cwd)
+            raise StartError(f"no earlier session for {cwd} in {where}; run rein without -c to start one")
+        store = Session.open(latest)
     else:
         store = Session.create(cwd, home=home)
-    ui = TerminalUI(console)
     for warning in store.warnings:
         ui.notify(f"session file: {warning}", "warning")
     session = AgentSession(
@@ -117,44 +131,99 @@ def build(options: argparse.Namespace, console: Console) -> AgentSession:
         options=StreamOptions(),
     )
     load_extensions(
-        session, cwd=str(cwd), home=str(home), settings=settings, discovered=not options.no_extensions
+        session,
+        cwd=str(cwd),
+        home=str(home),
+        settings=settings,
+        discovered=not options.no_extensions,
+        approve=options.approve,
+        interactive=not options.headless,
     )
     return session
 
 
+def session_event(session: AgentSession) -> dict[str, object]:
+    """The first line of `--mode json`: which session this is and where it is written."""
+    path = session.store.path
+    return {
+        "type": "session",
+        "id": session.store.id,
+        "file": str(path) if path is not None else None,
+        "cwd": session.cwd,
+        "model": session.model.id,
+        "provider": session.model.provider,
+    }
+
+
 async def print_mode(session: AgentSession, prompt: str, as_json: bool, console: Console) -> int:
+    """Run one prompt, printing the reply (or JSON events); 1 if the run failed or stdout closed."""
     printer = Printer(console)
+    closed = False
+
+    def guarded(write: Callable[[], None]) -> None:
+        """A closed stdout (`rein -p ... | head -1`): nobody reads on, so the run stops quietly."""
+        nonlocal closed
+        if closed:
+            return
+        try:
+            write()
+        except BrokenPipeError:
+            closed = True
+            session.abort()
 
     def show(event: AgentEvent) -> None:
         if as_json:
-            print(json.dumps(event_json(event), default=str), flush=True)
+            guarded(lambda: print(json.dumps(event_json(event), default=str), flush=True))
         else:
-            printer.event(event)
+            guarded(lambda: printer.event(event))
 
+    if as_json:
+        guarded(lambda: print(json.dumps(session_event(session)), flush=True))
     session.subscribe(show)
     if not as_json:
-        session.subscribe_notices(printer.notice)
+        session.subscribe_notices(lambda name, payload: guarded(lambda: printer.notice(name, payload)))
     await session.start()
     added = await session.prompt(prompt)
     await session.shutdown()
     last = next((m for m in reversed(added) if isinstance(m, AssistantMessage)), None)
-    return 1 if last is not None and last.stop_reason in ("error", "aborted") else 0
+    return 1 if closed or (last is not None and last.stop_reason in ("error", "aborted")) else 0
 
 
 def run(args: list[str], prog: str = "rein") -> int:
-    options = parser().parse_args(args)
+    """`rein [OPTIONS] [PROMPT]...`: parse, then `start`."""
+    options = parse(args, prog)
+    return options if isinstance(options, int) else start(options)
+
+
+def start(options: AgentOptions) -> int:
+    """Run the agent as `options` ask: print or JSON mode, else the interactive terminal UI."""
     console = Console(highlight=False, stderr=options.mode == "json")
-    try:
-        session = build(options, console)
-    except (NoProvider, SettingsFileError, SessionError, UnknownProviderError, OSError) as error:
-        print(f"rein: {error}", file=sys.stderr)
-        return 2
-    except ImportError as error:  # a provider whose optional dependency is missing
-        print(f"rein: the local model cannot load ({error}): {INSTALL_HINT}", file=sys.stderr)
-        return 2
     prompt = " ".join(options.prompt)
-    if options.print_mode or options.mode == "json":
-        if not prompt:
-            prompt = sys.stdin.read().strip()
-        return asyncio.run(print_mode(session, prompt, options.mode == "json", console))
-    return asyncio.run(interactive(session, console, first=prompt or None))
+    try:
+        if options.headless:
+            session = session_for(options, TerminalUI(console))
+            if not prompt:
+                prompt = sys.stdin.read().strip()
+            return asyncio.run(print_mode(session, prompt, options.mode == "json", console))
+        return asyncio.run(run_interactive(lambda ui: session_for(options, ui), first=prompt or None))
+    except StartError as error:
+        print(f"rein: {error}", file=sys.stderr)
+        return error.code
+    except SessionWriteError as error:  # a save failed mid-run: the session stopped there
+        print(f"rein: {error}", file=sys.stderr)
+        return 1
+
+
+def session_for(options: AgentOptions, ui: UI) -> AgentSession:
+    """`build`, with every reason it cannot start as a `StartError` (one line, an exit code)."""
+    try:
+        return build(options, ui)
+    except SessionWriteError as error:  # the session file cannot be created: the run fails (1)
+        raise StartError(str(error), 1) from None
+    except OSError as error:  # a session file that cannot be read, a --cwd that is not there
+        where = f"{error.filename}: " if error.filename else ""
+        raise StartError(f"{where}{error.strerror or error}", 2) from None
+    except (NoProvider, SettingsFileError, SessionError, UnknownProviderError) as error:
+        raise StartError(str(error), 2) from None
+    except ImportError as error:  # a provider whose optional dependency is missing
+        raise StartError(f"the local model cannot load ({error}): {INSTALL_HINT}", 2) from None

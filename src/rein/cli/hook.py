@@ -5,11 +5,14 @@
     rein hook uninstall <host> [--user | --project] [--dry-run]
 
 Hosts: claude, codex, gemini, cursor. A hook is a fresh process for every tool call, so argv is parsed
-by hand (no argparse) and only the one host's adapter is loaded, through `rein.hooks.HOSTS`.
+by hand (no argparse) and only the one host's adapter is loaded, through `rein.hooks.HOSTS`. The help
+pages are rendered by `rein.cli._help`, in the layout of every other command.
 
-Exit codes: a hook exits as its host's protocol says (0 with JSON on stdout for every host; see the
-adapter). Usage errors exit 2. install and uninstall exit 0, or 2 when the settings file cannot be
-used; `--dry-run` prints the change as a unified diff and writes nothing.
+Exit codes (the table every `rein` command follows, see docs/cli.md):
+
+    0  a hook answered (every host's protocol: 0 with its JSON answer on stdout; see the adapter);
+       install or uninstall done (`--dry-run` prints the change as a unified diff and writes nothing)
+    2  usage or input error: an unknown host, event or option, a settings file that cannot be used
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, cast
 
+from rein.cli._help import HelpPage, render, usage_error, wants_help
 from rein.hooks import HOSTS
 from rein.hooks.errors import InstallError
 
@@ -29,29 +33,54 @@ if TYPE_CHECKING:
     from rein.hooks._run import Answer, Event
 
 ACTIONS = ("install", "uninstall")
-FLAGS = ("--user", "--project", "--dry-run")
+SUBCOMMANDS = ACTIONS
+"""`rein hook install` and `rein hook uninstall` (the help test walks every command's subcommands)."""
+
+FLAGS = (
+    ("--user", "Edit the host's settings in your home directory (the default)."),
+    ("--project", "Edit the host's settings in the current directory."),
+    ("--dry-run", "Print the change as a unified diff; write nothing."),
+)
+HOST_ROW = ("HOST", f"The coding agent: {', '.join(HOSTS)}.")
+SUMMARY = {
+    "install": "Add rein's hooks to a coding agent's settings.",
+    "uninstall": "Remove rein's hooks from a coding agent's settings.",
+}
 
 
-def _usage(prog: str) -> str:
-    return (
-        f"Usage: {prog} <host> <event>      (run by the host, JSON on stdin)\n"
-        f"       {prog} install <host> [--user | --project] [--dry-run]\n"
-        f"       {prog} uninstall <host> [--user | --project] [--dry-run]\n"
-        f"Hosts: {', '.join(HOSTS)}. --user (the default) edits the host's settings in your home\n"
-        "directory, --project the ones in the current directory."
+def page(prog: str, action: str | None = None) -> HelpPage:
+    """`rein hook`'s help, or its `install` or `uninstall` subcommand's."""
+    if action is not None:
+        return HelpPage(
+            usage=(f"{prog} {action} [OPTIONS] HOST",),
+            summary=SUMMARY[action],
+            details="Only rein's own entries are touched; running it twice changes nothing the second time."
+            "\n\nExit status: 0 done, 2 usage or input error (a settings file that cannot be used).",
+            arguments=(HOST_ROW,),
+            options=FLAGS,
+        )
+    events = "; ".join(
+        f"{host}: {', '.join(cast('Mapping[str, Event]', importlib.import_module(module).EVENTS))}"
+        for host, module in HOSTS.items()
     )
-
-
-def _fail(prog: str, message: str) -> int:
-    print(f"{prog}: {message}", file=sys.stderr)
-    return 2
+    return HelpPage(
+        usage=(f"{prog} [OPTIONS] HOST EVENT", f"{prog} COMMAND [ARGS]..."),
+        summary="Run as a hook of Claude Code, Codex, Gemini CLI or Cursor; install hooks.",
+        details="The host runs `rein hook HOST EVENT` around each tool call with its JSON on stdin, and"
+        " reads rein's answer, in its own protocol, on stdout. `rein hook install HOST` writes those"
+        " hooks into the host's settings."
+        "\n\nExit status: a hook exits as its host's protocol says (0, with the answer as JSON);"
+        " 2 usage or input error.",
+        arguments=(HOST_ROW, ("EVENT", f"The hook event ({events}).")),
+        commands=tuple(SUMMARY.items()),
+    )
 
 
 def _hook(host: str, name: str, prog: str) -> int:
     events = cast("Mapping[str, Event]", importlib.import_module(HOSTS[host]).EVENTS)
     event = events.get(name)
     if event is None:
-        return _fail(prog, f"unknown {host} event {name!r}; known: {', '.join(events)}")
+        return usage_error(prog, f"unknown {host} event {name!r}; known: {', '.join(events)}")
     run: ModuleType = importlib.import_module("rein.hooks._run")
     stdin = sys.stdin.buffer.read().decode("utf-8", errors="replace")
     answer = cast("Answer", run.handle(host, event, stdin, home=Path.home()))
@@ -61,27 +90,33 @@ def _hook(host: str, name: str, prog: str) -> int:
 
 
 def _settings(action: str, rest: list[str], prog: str) -> int:
+    if wants_help(rest):
+        print(render(page(prog, action)), end="")
+        return 0
+    where = f"{prog} {action}"
     flags = [arg for arg in rest if arg.startswith("-")]
     hosts = [arg for arg in rest if not arg.startswith("-")]
-    unknown = [flag for flag in flags if flag not in FLAGS]
+    unknown = [flag for flag in flags if flag not in dict(FLAGS)]
     if unknown or len(hosts) != 1:
-        problem = f"unknown option {unknown[0]}" if unknown else "name one host"
-        return _fail(prog, f"{action}: {problem}\n{_usage(prog)}")
+        return usage_error(where, f"no such option: {unknown[0]}" if unknown else "name one host")
     host = hosts[0]
     if host not in HOSTS:
-        return _fail(prog, f"unknown host {host!r}; known: {', '.join(HOSTS)}")
+        return usage_error(where, f"unknown host {host!r}; known: {', '.join(HOSTS)}")
     if "--user" in flags and "--project" in flags:
-        return _fail(prog, f"{action}: choose --user or --project, not both")
+        return usage_error(where, "choose --user or --project, not both")
     scope = "project" if "--project" in flags else "user"
     module = importlib.import_module("rein.hooks._install")
+    dry_run = "--dry-run" in flags
     try:
         change = cast("Change", getattr(module, action)(host, scope=scope, cwd=Path.cwd(), home=Path.home()))
-        if "--dry-run" in flags:
-            sys.stdout.write(change.diff() if change.changed else f"{change.path}: no change\n")
-            return 0
-        change.write()
+        if not dry_run:
+            change.write()
     except (InstallError, OSError) as error:
-        return _fail(prog, str(error))
+        print(f"{where}: {error}", file=sys.stderr)
+        return 2
+    if dry_run:
+        sys.stdout.write(change.diff() if change.changed else f"{change.path}: no change\n")
+        return 0
     title = module.SETTINGS[host].title
     if not change.changed:
         state = "already installed" if action == "install" else "not installed"
@@ -94,13 +129,14 @@ def _settings(action: str, rest: list[str], prog: str) -> int:
 
 
 def run(args: list[str], prog: str) -> int:
-    if not args or args[0] in {"-h", "--help", "help"}:
-        print(_usage(prog), file=sys.stdout if args else sys.stderr)
-        return 0 if args else 2
-    if args[0] in ACTIONS:
+    if args and args[0] in ACTIONS:
         return _settings(args[0], args[1:], prog)
+    if not args or args[0] == "help" or wants_help(args):
+        print(render(page(prog)), end="", file=sys.stdout if args else sys.stderr)
+        return 0 if args else 2
     if args[0] not in HOSTS:
-        return _fail(prog, f"unknown host {args[0]!r}; known: {', '.join(HOSTS)} (or install, uninstall)")
+        known = ", ".join(HOSTS)
+        return usage_error(prog, f"unknown host {args[0]!r}; known: {known} (or install, uninstall)")
     if len(args) != 2:
-        return _fail(prog, f"give one {args[0]} event, e.g. {prog} {args[0]} <event>\n{_usage(prog)}")
+        return usage_error(prog, f"give one {args[0]} event, e.g. {prog} {args[0]} pre-tool-use")
     return _hook(args[0], args[1], prog)

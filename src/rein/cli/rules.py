@@ -2,6 +2,12 @@
 
 Module imports stay light (typer only): rich and `rein.ttsr` (hyperscan, regex, YAML) load inside the
 commands, so `rein --help` and the other subcommands never pay for them.
+
+Exit codes (the table every `rein` command follows, see docs/cli.md):
+
+    0  listed, or tested (whether or not a rule fired)
+    2  usage or input error: a bad option, an unknown rule name, a file that cannot be read, a
+       settings file that cannot be used
 """
 
 from __future__ import annotations
@@ -14,19 +20,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from rein.cli._typer import run_app
+from rein.cli._typer import command, plain_app, run_app
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from rein.ttsr import Discovery, Rule, RuleIssue, RuleMatch, TtsrManager, TtsrSettings
 
-app = typer.Typer(
-    add_completion=False,
-    no_args_is_help=True,
-    help="List and test stream rules (TTSR).",
-    rich_markup_mode=None,
-)
+app = plain_app("List and test stream rules (TTSR).", no_args_is_help=True)
 
 
 class SourceChoice(enum.StrEnum):
@@ -36,10 +37,12 @@ class SourceChoice(enum.StrEnum):
 
 
 CwdOption = Annotated[
-    Path | None, typer.Option("--cwd", help="Project directory to discover rules in (default: current).")
+    Path | None,
+    typer.Option("--cwd", metavar="<dir>", help="Project directory to discover rules in (default: here)."),
 ]
 HomeOption = Annotated[
-    Path | None, typer.Option("--home", help="Home directory for ~/.rein (default: your home).")
+    Path | None,
+    typer.Option("--home", metavar="<dir>", help="Home directory for ~/.rein (default: your home)."),
 ]
 
 _ENGINE_LABELS = {"hyperscan": "hyperscan", "prefilter": "prefilter+confirm", "fallback": "fallback"}
@@ -121,7 +124,7 @@ def _issue_rows(issues: list[RuleIssue], root: Path, home: Path) -> list[tuple[s
     return rows
 
 
-@app.command("list")
+@command(app, "list")
 def list_rules(cwd: CwdOption = None, home: HomeOption = None) -> None:
     """Show every rule found, where it came from, how it matches, and why any file was skipped."""
     from rich.table import Table
@@ -164,22 +167,35 @@ def list_rules(cwd: CwdOption = None, home: HomeOption = None) -> None:
     console.print("searched: " + ", ".join(discovery.searched), markup=False)
 
 
-@app.command("test")
+@command(app, "test")
 def test_rules(
-    file: Annotated[str, typer.Argument(help="File to stream through the rules, or - for stdin.")] = "-",
+    file: Annotated[
+        str,
+        typer.Argument(
+            metavar="FILE", help="File to stream through the rules, or - for stdin (the default)."
+        ),
+    ] = "-",
     source: Annotated[
-        SourceChoice, typer.Option("--source", help="Which stream the text is.")
+        SourceChoice,
+        typer.Option(
+            "--source", metavar="<text|thinking|tool>", help="Which stream the text is (default: text)."
+        ),
     ] = SourceChoice.text,
     tool: Annotated[
-        str | None, typer.Option("--tool", help="Tool name for --source tool (default: write).")
+        str | None,
+        typer.Option("--tool", metavar="<name>", help="Tool name for --source tool (default: write)."),
     ] = None,
-    path: Annotated[str | None, typer.Option("--path", help="File path the text is written to.")] = None,
-    chunk: Annotated[int, typer.Option("--chunk", min=1, help="Characters per delta.")] = 20,
+    path: Annotated[
+        str | None, typer.Option("--path", metavar="<file>", help="File path the text is written to.")
+    ] = None,
+    chunk: Annotated[
+        int, typer.Option("--chunk", metavar="<n>", min=1, help="Characters per delta (default: 20).")
+    ] = 20,
     json_args: Annotated[
         bool, typer.Option("--json-args", help="With --source tool: the input is already the JSON arguments.")
     ] = False,
     only: Annotated[
-        list[str] | None, typer.Option("--rule", help="Test only this rule (repeatable).")
+        list[str] | None, typer.Option("--rule", metavar="<name>", help="Test only this rule (repeatable).")
     ] = None,
     cwd: CwdOption = None,
     home: HomeOption = None,
