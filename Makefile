@@ -10,7 +10,7 @@ STAMP := $(VENV)/.rein-installed
 LLAMA_BUILD := $(foreach d,GGML_NATIVE=OFF GGML_AVX512=OFF LLAVA_BUILD=OFF,\
 	--config-settings-package llama-cpp-python:cmake.define.$(d))
 
-.PHONY: demo test lint typecheck pytest bench lock clean
+.PHONY: demo test lint typecheck pytest bench docs lock clean
 
 $(STAMP): requirements.lock pyproject.toml
 	$(UV) venv --quiet --allow-existing --python 3.11 $(VENV)
@@ -42,6 +42,10 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.session
 	$(BIN)/python -m bench.runtime
 	$(BIN)/python -m bench.local
+
+# The reference under docs/ as a site in site/; strict: a broken link or anchor fails the build.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 lock:
 	$(UV) pip compile pyproject.toml --extra local --extra dev --extra docs --excludes requirements-exclude.txt \

