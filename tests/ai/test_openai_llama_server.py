@@ -1,8 +1,9 @@
 """The openai provider against a real OpenAI-compatible peer: llama-cpp-python's own server.
 
-`python -m llama_cpp.server` runs the bundled SmolLM2-135M model as a subprocess on a free port of
-127.0.0.1; the tests stream real replies from it, abort one, kill a server mid-reply and call a port
-where nothing listens. Replies are kept short: the model runs on the CPU.
+`python -m llama_cpp.server` runs the bundled SmolLM2-135M model as a subprocess on a port of
+127.0.0.1 that it picks itself (port 0, read back from its log: no other process can take it first);
+the tests stream real replies from it, abort one, kill a server mid-reply and call a port where
+nothing listens. Replies are kept short: the model runs on the CPU.
 """
 
 from __future__ import annotations
@@ -71,11 +72,8 @@ class LlamaServer:
         return Model(provider="openai", id=MODEL_ID, base_url=self.base_url)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+LISTENING = re.compile(r"Uvicorn running on http://127\.0\.0\.1:(\d+) ")
+"""What uvicorn logs once it listens; with `--port 0` it names the port the system gave it."""
 
 
 @contextlib.contextmanager
@@ -83,7 +81,6 @@ def llama_server(log: Path) -> Iterator[LlamaServer]:
     """A running llama_cpp.server, its output in `log`; stopped (killed if need be) on exit."""
     model_path = bundled_model()
     assert model_path is not None
-    port = free_port()
     command = [
         sys.executable,
         "-m",
@@ -95,7 +92,7 @@ def llama_server(log: Path) -> Iterator[LlamaServer]:
         "--host",
         "127.0.0.1",
         "--port",
-        str(port),
+        "0",
         "--n_ctx",
         "1024",
         "--n_threads",  # one thread throughout: the CPU is shared, and spinning threads fight for it
@@ -111,7 +108,7 @@ def llama_server(log: Path) -> Iterator[LlamaServer]:
             command, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT, env=environment
         )
     try:
-        wait_until_up(process, port, log)
+        port = wait_until_up(process, log)
         yield LlamaServer(process=process, port=port, log=log)
     finally:
         process.terminate()
@@ -126,23 +123,29 @@ def read_log(log: Path) -> str:
     return log.read_text(errors="replace")
 
 
-def wait_until_up(process: subprocess.Popen[bytes], port: int, log: Path) -> None:
-    """Poll `/v1/models` until the server lists the model; fail with its output if it never does."""
+def wait_until_up(process: subprocess.Popen[bytes], log: Path) -> int:
+    """The server's port, once it listens and `/v1/models` lists the model; fail with its output if it
+    never does."""
     deadline = time.monotonic() + STARTUP_SECONDS
     last_error = "no answer yet"
+    port = 0
     while time.monotonic() < deadline:
         if process.poll() is not None:
             pytest.fail(f"llama_cpp.server exited with {process.returncode}; its output:\n{read_log(log)}")
+        port = port or next((int(found[1]) for found in LISTENING.finditer(read_log(log))), 0)
+        if not port:
+            time.sleep(0.1)  # polling its log: the model loads before it listens
+            continue
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/models", timeout=2) as response:
                 listing = json.load(response)
             assert [entry["id"] for entry in listing["data"]] == [MODEL_ID], listing
-            return
+            return port
         except (OSError, ValueError) as exc:  # refused while loading; URLError and timeouts are OSErrors
             last_error = f"{type(exc).__name__}: {exc}"
         time.sleep(0.1)
     pytest.fail(
-        f"llama_cpp.server did not answer on port {port} within {STARTUP_SECONDS:.0f}s "
+        f"llama_cpp.server did not answer on port {port or '(none logged)'} within {STARTUP_SECONDS:.0f}s "
         f"({last_error}); its output:\n{read_log(log)}"
     )
 
@@ -305,9 +308,11 @@ def test_a_server_killed_mid_reply_ends_the_stream_with_an_error(doomed_server: 
 
 
 def test_no_server_listening_is_a_connection_error() -> None:
-    base_url = f"http://127.0.0.1:{free_port()}/v1"
-    model = Model(provider="openai", id=MODEL_ID, base_url=base_url)
-    events = run(reply(model, ask("hi"), options(8)), TIMEOUT)
+    with socket.socket() as bound:  # held, never listening: refused, and no parallel test can take it
+        bound.bind(("127.0.0.1", 0))
+        base_url = f"http://127.0.0.1:{bound.getsockname()[1]}/v1"
+        model = Model(provider="openai", id=MODEL_ID, base_url=base_url)
+        events = run(reply(model, ask("hi"), options(8)), TIMEOUT)
     message = check_contract(events)
     assert kinds(events) == ["start", "error"]
     assert message.stop_reason == "error"

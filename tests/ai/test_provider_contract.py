@@ -118,11 +118,11 @@ def test_a_missing_key_is_an_error_event(api: Api, monkeypatch: pytest.MonkeyPat
 
 @parametrize
 def test_an_unreachable_server_is_an_error_event(api: Api) -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    model = Model(provider=api.provider, id="m", base_url=f"http://127.0.0.1:{port}")
-    message = check_contract(run(collect(stream(model, CONTEXT, OPTIONS))))
+    with socket.socket() as bound:  # held, never listening: refused, and no parallel test can take it
+        bound.bind(("127.0.0.1", 0))
+        port = bound.getsockname()[1]
+        model = Model(provider=api.provider, id="m", base_url=f"http://127.0.0.1:{port}")
+        message = check_contract(run(collect(stream(model, CONTEXT, OPTIONS))))
     assert "ConnectError" in (message.error_message or ""), message.error_message
 
 

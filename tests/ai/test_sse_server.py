@@ -83,7 +83,7 @@ def test_a_client_that_leaves_is_counted(reply: Reply) -> None:
             host, port = server.url.removeprefix("http://").split(":")
             _, writer = await asyncio.open_connection(host, int(port))
             writer.write(b"POST / HTTP/1.1\r\nContent-Length: 0\r\n\r\n")
-            await asyncio.sleep(0.05)
+            await server.wait_requests(1)  # the reply has begun: leaving now abandons it
             writer.close()
             await server.wait_disconnects(1, timeout=2)
             return server.disconnects

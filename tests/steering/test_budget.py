@@ -32,9 +32,9 @@ HOSTILE = {
 
 @pytest.mark.parametrize("command", list(HOSTILE.values()), ids=list(HOSTILE))
 def test_hostile_input_is_answered_fast(check: Check, command: str) -> None:
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: the work done, not how busy the machine is
     verdict = check(command)
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert elapsed < 5, f"took {elapsed:.1f} s"  # the benchmark holds the real figure (well under 1 s)
     if not verdict.allow:
         assert verdict.rule in ("budget", "unknown", "unparsed"), verdict.reason
@@ -52,9 +52,9 @@ def test_a_catastrophic_user_pattern_gives_up_and_blocks() -> None:
     toml = '[[rule]]\nname = "slow"\npattern = "(a|aa)+$"\nreason = "x"\n'
     layer = parse_layer(toml, "/p/.rein/steering.toml", base=Path("/p/.rein"))
     engine = Steering(build_policy([layer], defaults=False).policy)
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time, as the `regex` engine counts its timeout
     verdict = engine.evaluate(ToolCall(tool="bash", command="echo " + "a" * 40 + "b"), make_context())
-    assert time.perf_counter() - started < 1
+    assert time.process_time() - started < 1
     assert not verdict.allow and verdict.rule == "slow"
     assert "ran past rein's 50 ms limit" in verdict.reason
     assert engine.evaluate(ToolCall(tool="bash", command="ls"), make_context()).allow

@@ -1,12 +1,14 @@
 """The timebox in Claude Code, as Claude Code runs it: a real `rein hook claude <event>` process per
 event, HOME in a temporary directory, payloads in the documented shape. The clock is real; a test
-moves a budget's start back in the journal instead of waiting."""
+moves a budget's start back in the journal instead of waiting, and checks a time a hook reports
+against the test's own clock read around that hook's process, so a slow machine cannot fail it."""
 
 from __future__ import annotations
 
 import json
 import re
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -79,8 +81,57 @@ def backdate(home: Path, ms: int) -> None:
     journal(home).write_text("".join(json.dumps(item) + "\n" for item in items))
 
 
+def age(home: Path, ms: int) -> None:
+    """Make every budget `ms` old by the test's clock, as if set that long ago: the hook run next adds
+    only its own start-up time (under `run_rein`'s 60 s timeout)."""
+    items = lines(home)
+    for item in items:
+        data = item.get("data")
+        if item["type"] == "timebox-active" and isinstance(data, dict):
+            data["startTime"] = now_ms() - ms
+    journal(home).write_text("".join(json.dumps(item) + "\n" for item in items))
+
+
+def now_ms() -> int:
+    """The wall clock, read as the hook reads its own."""
+    return time.time_ns() // 1_000_000
+
+
+def started(home: Path) -> int:
+    """The newest budget's start, as the journal has it."""
+    starts = [dig(line, "data", "startTime") for line in lines(home) if line["type"] == "timebox-active"]
+    assert starts and isinstance(starts[-1], int), starts
+    return starts[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """When a hook process ran, by the test's clock: it read its own clock between the two."""
+
+    before: int
+    after: int
+
+    def elapsed(self, start: int) -> range:
+        """The whole seconds since `start` the hook can have counted."""
+        return range((self.before - start) // 1000, (self.after - start) // 1000 + 1)
+
+    def left(self, start: int, limit: int) -> range:
+        """The whole seconds of `limit` it can have found left."""
+        return range((limit - self.after + start) // 1000, (limit - self.before + start) // 1000 + 1)
+
+
+DURATION = r"((?:\d+m )?\d+s)"
+"""A duration under an hour as the timebox writes it (`7s`, `1m 25s`)."""
+
+
+def seconds(shown: str) -> int:
+    found = re.fullmatch(r"(?:(\d+)m )?(\d+)s", shown)
+    assert found is not None, shown
+    return int(found[1] or 0) * 60 + int(found[2])
+
+
 def wait_for(path: Path) -> None:
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60  # a failure bound only: the command is a detached `touch`
     while not path.exists():
         assert time.monotonic() < deadline, f"the on-stop command never created {path}"
         time.sleep(0.01)
@@ -101,13 +152,18 @@ def test_turns_are_counted_the_last_one_nudged_and_the_next_prompt_blocked(home:
     )
     assert text(second, "hookSpecificOutput", "hookEventName") == "UserPromptSubmit"
     assert text(second, "hookSpecificOutput", "additionalContext").startswith("CRITICAL TIMEBOX WARNING\n")
+    before = now_ms()
     third = json.loads(prompt(home, "one more thing"))
+    window = Window(before, now_ms())
     assert third["decision"] == "block" and set(third) == {"decision", "reason"}
-    # the seconds are wall time spent by the hook processes: a few on a loaded machine
-    assert re.fullmatch(
-        r"Timebox budget spent\. Used 2 turns, \ds\. The agent stops for this turn\. The chat continues\.",
+    used = re.fullmatch(
+        rf"Timebox budget spent \(2 turns\)\. Used 2 turns, {DURATION}\. The agent stops for this turn\. "
+        r"The chat continues\.",
         text(third, "reason"),
     )
+    assert used is not None, third
+    # the wall time the hook processes took: a few seconds on a loaded machine
+    assert seconds(used[1]) in window.elapsed(started(home))
     wait_for(marker)
     assert prompt(home, "ok, what is left?") == ""  # the chat continues
     recorded = [(line["type"], dig(line, "data", "softNudgeSent")) for line in lines(home)]
@@ -124,19 +180,29 @@ def test_turns_are_counted_the_last_one_nudged_and_the_next_prompt_blocked(home:
 def test_time_running_out_mid_turn_denies_the_tool_call_and_ends_the_turn(home: Path) -> None:
     prompt(home, "$timebox 10m")
     assert prompt(home, "refactor the parser") == ""
-    backdate(home, 8 * MIN + 30_000)
+    age(home, 8 * MIN + 30_000)  # 85 percent: nudged, IMPORTANT (CRITICAL is 60 s away, at 95)
+    before = now_ms()
     steered = bash(home, "git reset --hard HEAD~1")  # steering denies it; the timebox adds its nudge
+    window = Window(before, now_ms())
     assert text(steered, "hookSpecificOutput", "permissionDecision") == "deny"
     reason = text(steered, "hookSpecificOutput", "permissionDecisionReason")
     assert reason.startswith("[steering:no-reset-hard@defaults]")
     context = text(steered, "hookSpecificOutput", "additionalContext")
     assert context.startswith("IMPORTANT TIMEBOX WARNING\n")
-    assert re.search(r"1m 2\ds left of 10m", context)
+    left = re.search(rf"spent: {DURATION} left of 10m\.", context)
+    assert left is not None, context
+    assert seconds(left[1]) in window.left(started(home), 10 * MIN)  # about 1m 30s
     assert text(steered, "systemMessage").startswith("Timebox: the budget is nearly spent")
-    backdate(home, 2 * MIN)
+    age(home, 10 * MIN + 30_000)
+    before = now_ms()
     stopped = bash(home, "ls")
+    window = Window(before, now_ms())
     assert stopped["continue"] is False
-    assert re.match(r"Timebox budget spent\. Used 0 turns, 10m 3\ds\.", text(stopped, "stopReason"))
+    used = re.match(
+        rf"Timebox budget spent \(10m\)\. Used 0 turns, {DURATION}\.", text(stopped, "stopReason")
+    )
+    assert used is not None, stopped
+    assert seconds(used[1]) in window.elapsed(started(home))  # about 10m 30s
     assert text(stopped, "hookSpecificOutput", "permissionDecision") == "deny"
     assert "Do not call more tools" in text(stopped, "hookSpecificOutput", "permissionDecisionReason")
     again = bash(home, "ls")  # the rest of this turn is denied too
@@ -163,6 +229,10 @@ def test_a_token_budget_counts_the_transcript(home: Path) -> None:
     usage = {"input_tokens": 600, "output_tokens": 500, "cache_read_input_tokens": 0}
     reply = {"type": "assistant", "timestamp": stamp, "message": {"id": "msg_1", "usage": usage}}
     (home / "transcript.jsonl").write_text(json.dumps(reply) + "\n")
+    before = now_ms()
     blocked = json.loads(prompt(home, "next step"))
+    window = Window(before, now_ms())
     assert blocked["decision"] == "block"
-    assert "Used 0 turns, 0s, 1.1k tokens." in text(blocked, "reason")
+    used = re.search(rf"Used 0 turns, {DURATION}, 1\.1k tokens\.", text(blocked, "reason"))
+    assert used is not None, blocked
+    assert seconds(used[1]) in window.elapsed(started(home))  # 0s, or a few on a loaded machine

@@ -171,9 +171,9 @@ def test_utf8_text_offsets_are_in_characters() -> None:
 def test_a_catastrophic_fallback_pattern_cannot_stall_the_stream() -> None:
     mgr = manager("condition: '(x+x+)+\\Ky'\nscope: line", "condition: 'zzz'")
     assert mgr.plan.conditions[0].engine == "fallback"
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time, as the `regex` engine counts its timeout
     found = stream(mgr, "x" * 3000 + " zzz", chunk=50)
-    assert time.perf_counter() - started < 2
+    assert time.process_time() - started < 2
     assert names(found) == ["r1"]
     assert len(mgr.runtime_issues) == 1
     assert "time limit" in mgr.runtime_issues[0].reason and mgr.runtime_issues[0].rule == "r0"
@@ -182,9 +182,9 @@ def test_a_catastrophic_fallback_pattern_cannot_stall_the_stream() -> None:
 def test_long_lines_are_read_through_a_bounded_window() -> None:
     mgr = manager("condition: '\\Kneedle'\nscope: line")
     text = "a" * 20000 + "needle"
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: the work done, not how busy the machine is
     assert names(stream(mgr, text, chunk=20)) == ["r0"]
-    assert time.perf_counter() - started < 2
+    assert time.process_time() - started < 2
 
 
 def test_each_rule_is_reported_once_per_stream_and_turn() -> None:

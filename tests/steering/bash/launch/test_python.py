@@ -800,9 +800,9 @@ def test_many_names_and_imports_read_in_time() -> None:
         "".join(f"from m{i} import *\n" for i in range(many)) + "from os import *\nsystem('ls')\n",
     ]
     for code in programs:
-        start = time.perf_counter()
+        start = time.process_time()  # CPU time: the work done, not how busy the machine is
         read(code)
-        assert time.perf_counter() - start < 3
+        assert time.process_time() - start < 3
 
 
 def test_launches_come_in_program_order_with_their_lines() -> None:
@@ -864,9 +864,9 @@ def test_a_long_api_is_shortened() -> None:
     ],
 )
 def test_hostile_programs_are_read_without_error(code: str) -> None:
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: the work done, not how busy the machine is
     found = read(code)
-    assert time.perf_counter() - start < 2
+    assert time.process_time() - start < 2
     assert all(launch.api != "python" or "reading" not in launch.unknown for launch in found), found
 
 
@@ -938,10 +938,10 @@ def test_read_never_raises_on_python_like_text(pieces: list[str]) -> None:
 def test_a_one_liner_reads_fast() -> None:
     code = "import os; os.system('git push --force')"
     read(code)
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: the work done, not how busy the machine is
     for _ in range(100):
         read(code)
-    assert (time.perf_counter() - start) / 100 < 0.002
+    assert (time.process_time() - start) / 100 < 0.002
 
 
 def _seen(launch: Launch) -> str | tuple[str | None, ...] | None:
@@ -1119,15 +1119,15 @@ def test_a_helper_s_values_are_its_own_not_a_caller_s_names() -> None:
 
 def test_a_helper_called_many_times_reads_fast() -> None:
     code = "import os\ndef sh(c):\n    os.system(c)\n" + "".join(f"sh('echo {i}')\n" for i in range(60))
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: the work done, not how busy the machine is
     assert len(read(code)) == 60
-    assert time.perf_counter() - start < 1
+    assert time.process_time() - start < 1
     nested = "import os\ndef sh(a, b):\n    os.system(a + b)\n"
     nested += "for x in [" + ", ".join(f"'{i}'" for i in range(16)) + "]:\n"
     nested += "    for y in [" + ", ".join(f"'{i}'" for i in range(16)) + "]:\n        sh(x, y)\n"
-    start = time.perf_counter()
+    start = time.process_time()
     assert any(launch.unknown for launch in read(nested))
-    assert time.perf_counter() - start < 2
+    assert time.process_time() - start < 2
 
 
 @pytest.mark.parametrize(
