@@ -28,10 +28,16 @@ def env(home: Path, **extra: str) -> dict[str, str]:
 def rein(
     *args: str, cwd: Path, home: Path, preexec: Callable[[], None] | None = None
 ) -> subprocess.CompletedProcess[str]:
+    environment = env(home)
+    if preexec is not None:
+        # A fault set up in the child (a file-size limit) hits every file it writes, coverage's data
+        # file too: such a run is left unmeasured so its stderr is rein's alone.
+        for name in ("COVERAGE_PROCESS_START", "COVERAGE_PROCESS_CONFIG"):
+            environment.pop(name, None)
     return subprocess.run(
         [*REIN, *args],
         cwd=cwd,
-        env=env(home),
+        env=environment,
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
