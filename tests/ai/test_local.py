@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -78,6 +77,36 @@ def options(max_tokens: int, signal: AbortSignal | None = None) -> StreamOptions
 
 def deltas(events: list[AssistantEvent]) -> list[str]:
     return [event.delta for event in events if isinstance(event, TextDeltaEvent)]
+
+
+class Hold:
+    """Holds the worker after it sends its `after`-th text piece until `release()`: the worker cannot
+    run ahead of a slow event loop, and a stream that waited for the worker would never end (the hold
+    gives up after 10 s and sets `waited_out`)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, *, after: int) -> None:
+        self._released = threading.Event()
+        self.waited_out = False
+        make_job = local._Job
+
+        def held_job(
+            stop: threading.Event, send: Callable[[local._Item], None], record: Generation
+        ) -> local._Job:
+            pieces = 0
+
+            def held(item: local._Item) -> None:
+                nonlocal pieces
+                send(item)
+                pieces += isinstance(item, str)
+                if isinstance(item, str) and pieces == after and not self._released.wait(timeout=10):
+                    self.waited_out = True
+
+            return make_job(stop, held, record)
+
+        monkeypatch.setattr(local, "_Job", held_job)
+
+    def release(self) -> None:
+        self._released.set()
 
 
 def stopped(provider: LocalProvider) -> Generation:
@@ -328,64 +357,64 @@ def test_greedy_sampling_gives_the_same_reply_twice() -> None:
 
 
 @model_test
-def test_an_abort_at_the_first_delta_ends_at_once_and_stops_the_worker() -> None:
+def test_an_abort_at_the_first_delta_ends_at_once_and_stops_the_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hold = Hold(monkeypatch, after=1)  # released by the final event
     provider = LocalProvider()
     signal = AbortSignal()
-    aborted_at: list[float] = []
-    ended_at: list[float] = []
     cut = abort_at_first(TextDeltaEvent, signal)
 
     def on_event(event: AssistantEvent) -> None:
-        if isinstance(event, TextDeltaEvent) and not aborted_at:
-            aborted_at.append(time.perf_counter())
         cut(event)
         if isinstance(event, ErrorEvent):
-            ended_at.append(time.perf_counter())
+            hold.release()
 
     events = run(collect(provider.stream(MODEL, STORY, options(64, signal)), on_event), TIMEOUT)
     assert kinds(events) == ["start", "text_start", "text_delta", "error"]
     message = check_contract(events)
     assert (message.stop_reason, message.error_message) == ("aborted", "rule fired")
-    assert ended_at[0] - aborted_at[0] < 0.5, "the final event does not wait for the worker"
+    assert not hold.waited_out, "the final event does not wait for the worker"
     record = stopped(provider)
     assert record.aborted
     assert 1 <= record.tokens <= 1 + SLACK, f"the worker went on sampling: {record}"
 
 
 @model_test
-def test_an_abort_while_waiting_for_a_token_ends_at_once_and_stops_the_worker() -> None:
+def test_an_abort_while_waiting_for_a_token_ends_at_once_and_stops_the_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hold = Hold(monkeypatch, after=1)  # no second token comes until the final event is out
     provider = LocalProvider()
     signal = AbortSignal()
     received: list[str] = []
-    abort: list[tuple[float, int]] = []  # when, and how many deltas the consumer had then
+    delivered: list[int] = []  # how many deltas the consumer had when it aborted
 
     def fire() -> None:
-        abort.append((time.perf_counter(), len(received)))
+        delivered.append(len(received))
         signal.abort()
 
     def on_event(event: AssistantEvent) -> None:
         if isinstance(event, TextDeltaEvent):
             if not received:  # the abort runs from the event loop, so while the stream awaits a token
-                asyncio.get_running_loop().call_later(0.05, fire)
+                asyncio.get_running_loop().call_soon(fire)
             received.append(event.delta)
+        if isinstance(event, ErrorEvent):
+            hold.release()
 
-    async def scenario() -> tuple[list[AssistantEvent], float]:
-        events = await collect(provider.stream(MODEL, STORY, options(64, signal)), on_event)
-        return events, time.perf_counter()
-
-    events, ended = run(scenario(), TIMEOUT)
+    events = run(collect(provider.stream(MODEL, STORY, options(64, signal)), on_event), TIMEOUT)
     message = check_contract(events)
     assert (message.stop_reason, message.error_message) == ("aborted", "aborted")
-    (aborted, delivered), *_ = abort
-    assert ended - aborted < 0.5, "the pending read is interrupted, not waited for"
-    assert len(deltas(events)) == delivered, "no delta after the abort"
+    assert not hold.waited_out, "the pending read is interrupted, not waited for"
+    assert delivered == [1] and len(deltas(events)) == 1, "no delta after the abort"
     record = stopped(provider)
     assert record.aborted
-    assert delivered <= record.tokens <= delivered + SLACK, f"the worker went on sampling: {record}"
+    assert 1 <= record.tokens <= 1 + SLACK, f"the worker went on sampling: {record}"
 
 
 @model_test
-def test_closing_the_stream_early_stops_the_worker() -> None:
+def test_closing_the_stream_early_stops_the_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    hold = Hold(monkeypatch, after=3)  # released once the stream is closed
     provider = LocalProvider()
 
     async def scenario() -> int:
@@ -396,9 +425,11 @@ def test_closing_the_stream_early_stops_the_worker() -> None:
             if received == 3:
                 break
         await stream.aclose()
+        hold.release()
         return received
 
     assert run(scenario(), TIMEOUT) == 3
+    assert not hold.waited_out, "closing does not wait for the worker"
     record = stopped(provider)
     assert record.aborted
     assert 3 <= record.tokens <= 3 + SLACK, f"the worker went on sampling: {record}"
