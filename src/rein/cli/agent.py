@@ -25,12 +25,13 @@ from pathlib import Path
 
 from rich.console import Console
 
+from rein import tui
 from rein.agent import AgentEvent
 from rein.agent.tools import builtin_tools
 from rein.ai import AssistantMessage, Model, Provider, StreamOptions, UnknownProviderError, get_provider
-from rein.ai.providers.local_files import BUNDLED, INSTALL_HINT, local_available
+from rein.ai.providers.local_files import INSTALL_HINT, local_available
 from rein.ai.providers.local_files import SYSTEM_PROMPT as LOCAL_SYSTEM_PROMPT
-from rein.builtins import load_extensions
+from rein.builtins import DEFAULT_MODELS, load_extensions
 from rein.cli._agent_app import AgentOptions, parse
 from rein.cli._render import Printer, TerminalUI, event_json
 from rein.extensions import UI
@@ -43,18 +44,11 @@ from rein.session import (
     sessions_dir,
 )
 from rein.settings import SettingsFileError, load_settings
-from rein.tui import run_interactive
 
 SYSTEM_PROMPT = (
     "You are a careful coding agent working in {cwd}. Use the tools to read, edit and run code. "
     "Keep changes small and verify them. If a tool call is blocked, read the reason and follow it."
 )
-DEFAULT_MODELS = {
-    "anthropic": "claude-sonnet-4-5",
-    "openai": "gpt-4.1",
-    "openai-responses": "gpt-4.1",
-    "local": BUNDLED,
-}
 
 
 class NoProvider(Exception):
@@ -205,7 +199,7 @@ def start(options: AgentOptions) -> int:
             if not prompt:
                 prompt = sys.stdin.read().strip()
             return asyncio.run(print_mode(session, prompt, options.mode == "json", console))
-        return asyncio.run(run_interactive(lambda ui: session_for(options, ui), first=prompt or None))
+        return asyncio.run(tui.run_interactive(lambda ui: session_for(options, ui), first=prompt or None))
     except StartError as error:
         print(f"rein: {error}", file=sys.stderr)
         return error.code

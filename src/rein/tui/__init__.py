@@ -7,31 +7,25 @@ editor with history and completion; inline menus for extensions' questions (tool
 `make_session(ui)` builds the `AgentSession` with the UI it is given, so extensions notify and ask
 through the screen the person is looking at. When stdin or stdout is not a terminal, each line of
 stdin is a prompt instead (no screen, nobody to ask).
+
+Print and JSON modes never draw a screen, so this door loads prompt_toolkit on first use (PEP 562).
 """
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Callable
+import importlib
+from typing import TYPE_CHECKING
 
-from rein.extensions import UI
-from rein.session import AgentSession
-from rein.tui._lines import run_lines
-from rein.tui._loop import run_screen
+if TYPE_CHECKING:
+    from rein.tui._entry import is_terminal, run_interactive
 
-
-async def run_interactive(make_session: Callable[[UI], AgentSession], first: str | None = None) -> int:
-    """Run the interactive session until the person quits; returns the exit code (0 on a normal
-    exit, 130 when Ctrl-C ended the line-by-line mode)."""
-    if is_terminal():
-        return await run_screen(make_session, first)
-    return await run_lines(make_session, first)
-
-
-def is_terminal() -> bool:
-    """The screen needs a terminal on both ends, and one that understands cursor movement."""
-    return sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM", "") != "dumb"
-
+_LAZY: dict[str, str] = {"is_terminal": "rein.tui._entry", "run_interactive": "rein.tui._entry"}
 
 __all__ = ["is_terminal", "run_interactive"]
+
+
+def __getattr__(name: str) -> object:
+    """Load the module behind a public name on first use."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'rein.tui' has no attribute {name!r}")
+    return getattr(importlib.import_module(_LAZY[name]), name)
