@@ -174,18 +174,18 @@ def append_line(path: Path, line: str, *, fsync: bool, write: Write = os.write) 
 
 def sync_file(path: Path, *, directory: bool = False) -> None:
     """fsync `path` (and, with `directory`, the directory holding its name). Raises `OSError`."""
-    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    _fsync(path)
     if directory:
         sync_directory(path.parent)
 
 
 def sync_directory(directory: Path) -> None:
     """fsync a directory, so a new name in it survives a crash."""
-    fd = os.open(directory, os.O_RDONLY | os.O_CLOEXEC)
+    _fsync(directory)
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     try:
         os.fsync(fd)
     finally:
