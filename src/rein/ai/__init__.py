@@ -54,6 +54,7 @@ from rein.ai._messages import (
     message_from_json,
     message_to_json,
 )
+from rein.ai._overflow import Overflow, context_overflow
 from rein.ai._registry import get_provider, provider_names, stream
 from rein.ai._stream import AbortSignal, AssistantStream, Provider, StreamFn, StreamOptions
 from rein.ai.errors import AiError, MessageFormatError, ProviderError, UnknownProviderError
@@ -79,6 +80,7 @@ __all__ = [
     "MessageBuilder",
     "MessageFormatError",
     "Model",
+    "Overflow",
     "Provider",
     "ProviderError",
     "StartEvent",
@@ -103,6 +105,7 @@ __all__ = [
     "Usage",
     "UserContent",
     "UserMessage",
+    "context_overflow",
     "get_provider",
     "message_from_json",
     "message_to_json",

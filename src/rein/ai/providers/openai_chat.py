@@ -259,11 +259,20 @@ def describe(exc: Exception, base_url: str) -> str:
         cause = exc.__cause__ or exc
         return f"connection to {api} failed: {type(cause).__name__}: {cause}"
     if isinstance(exc, APIStatusError):
-        body = exc.body
-        detail = body.get("message") if isinstance(body, dict) else None
-        return status_text(api, exc.status_code, detail if isinstance(detail, str) else exc.message)
+        return status_text(api, exc.status_code, _detail(exc.body) or exc.message)
     if isinstance(exc, APIError):
         return f"stream error from {api}: {exc.message}"
     if isinstance(exc, ValueError):
         return f"malformed data from {api}: {exc}"
     return f"stream from {api} failed: {type(exc).__name__}: {exc}"
+
+
+def _detail(body: object) -> str | None:
+    """The error body's message. llama.cpp's server puts the sizes beside it (`n_prompt_tokens`,
+    `n_ctx`): they are kept, because they tell compaction how large the window really is."""
+    if isinstance(body, list) and body and isinstance(body[0], dict):  # Gemini: `[{"error": {...}}]`
+        body = body[0].get("error", body[0])
+    if not isinstance(body, dict) or not isinstance(message := body.get("message"), str):
+        return None
+    sizes = [f"{key} {body[key]}" for key in ("n_prompt_tokens", "n_ctx") if isinstance(body.get(key), int)]
+    return f"{message} ({', '.join(sizes)})" if sizes else message
