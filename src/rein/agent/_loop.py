@@ -101,6 +101,14 @@ class _Run:
 
     async def stream_reply(self, hooked: bool) -> AssistantMessage | tuple[AbortRetry, AssistantMessage]:
         config = self.config
+        if config.prepare_request is not None:
+            try:
+                replaced = await config.prepare_request(list(self.messages))
+            except Exception as error:
+                await self.emit(AgentEvent(type="error", error=f"prepare_request failed: {error!r}"))
+                replaced = None
+            if replaced is not None:
+                self.messages[:] = replaced
         history = list(self.messages)
         if config.transform_context is not None:
             history = await config.transform_context(history)
@@ -133,6 +141,45 @@ class _Run:
             unregister()
         assert final is not None, "a provider stream ends with a final event"
         return (decision, final) if decision is not None else final
+
+    async def reply(self) -> AssistantMessage:
+        """One turn's reply, joined to the history: stream-hook cuts retried with their injections, and
+        a failed reply retried when `recover` gives a new history (it stays in the run's record)."""
+        config = self.config
+        retries = recoveries = 0
+        while True:
+            result = await self.stream_reply(hooked=retries < config.max_retries_per_turn)
+            if not isinstance(result, AssistantMessage):
+                decision, cut = result
+                retries += 1
+                await self.emit(AgentEvent(type="stream_retry", message=cut, reason=decision.reason))
+                if self.stopped():
+                    await self.add(cut, started=True)
+                    return cut
+                if decision.keep_partial and cut.content:
+                    await self.add(
+                        dataclasses.replace(cut, stop_reason="stop", error_message=None), started=True
+                    )
+                for message in decision.inject:
+                    await self.add(message)
+                continue
+            await self.add(result, started=True)
+            if (
+                result.stop_reason not in ("error", "length")
+                or config.recover is None
+                or recoveries >= config.max_recoveries_per_turn
+                or self.stopped()
+            ):
+                return result
+            try:
+                history = await config.recover(result)
+            except Exception as error:
+                await self.emit(AgentEvent(type="error", error=f"recover failed: {error!r}"))
+                history = None
+            if history is None or self.stopped():
+                return result
+            recoveries += 1
+            self.messages[:] = history
 
     async def run_tools(self, calls: Sequence[ToolCall]) -> list[ToolResultMessage]:
         def tool_of(call: ToolCall) -> Tool | None:
@@ -264,25 +311,7 @@ async def run_agent(
             for message in pending:
                 await run.add(message)
             pending = []
-            retries = 0
-            while True:
-                result = await run.stream_reply(hooked=retries < config.max_retries_per_turn)
-                if isinstance(result, AssistantMessage):
-                    break
-                decision, cut = result
-                retries += 1
-                await run.emit(AgentEvent(type="stream_retry", message=cut, reason=decision.reason))
-                if signal.aborted:
-                    result = cut
-                    break
-                if decision.keep_partial and cut.content:
-                    await run.add(
-                        dataclasses.replace(cut, stop_reason="stop", error_message=None), started=True
-                    )
-                for message in decision.inject:
-                    await run.add(message)
-            reply = result
-            await run.add(reply, started=True)
+            reply = await run.reply()
             if reply.stop_reason in ("error", "aborted"):
                 await run.emit(AgentEvent(type="turn_end", message=reply))
                 break

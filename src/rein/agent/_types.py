@@ -84,6 +84,12 @@ AfterToolCall = Callable[[ToolCallInfo, ToolOutput], Awaitable[ToolOutput | None
 """May replace a result (return None to keep it). A raise keeps the original result."""
 TransformContext = Callable[[list[AgentMessage]], Awaitable[list[AgentMessage]]]
 """Rewrites the messages sent to the model for one request; the kept history is not changed."""
+PrepareRequest = Callable[[list[AgentMessage]], Awaitable[list[AgentMessage] | None]]
+"""Before every provider request, with the run's history: may return a new history that replaces it
+from then on (a compaction). A raise is reported as an `error` event and the history kept."""
+Recover = Callable[[AssistantMessage], Awaitable[list[AgentMessage] | None]]
+"""After a reply that ended in `error` or `length` joined the history: may return a new history to send
+the request again with (a compaction after a context overflow); None ends the turn as before."""
 MessageSource = Callable[[], Sequence[AgentMessage]]
 """Drains a queue: steering messages (read after each tool batch) or follow-ups (read when the run
 would stop)."""
@@ -101,10 +107,14 @@ class AgentConfig:
     before_tool_call: BeforeToolCall | None = None
     after_tool_call: AfterToolCall | None = None
     transform_context: TransformContext | None = None
+    prepare_request: PrepareRequest | None = None
+    recover: Recover | None = None
     steering_messages: MessageSource | None = None
     follow_up_messages: MessageSource | None = None
     max_retries_per_turn: int = 5
     """Stream-hook retries allowed in one turn before the reply is kept as is (a rule loop guard)."""
+    max_recoveries_per_turn: int = 2
+    """Requests `recover` may send again in one turn (an overflow that compaction cannot cure ends)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
