@@ -7,6 +7,8 @@ Per entry on the path:
 - compaction: the latest one on the path wins. Its summary, as a user-role message, replaces every
   message before `first_kept_entry_id`; the kept entries follow, then everything after the compaction.
   A first kept id that is not earlier on the path keeps nothing before the compaction (as pi does).
+  Kept tool outputs named in its `details["pruned"]` (id -> reason) are sent as a short placeholder;
+  an empty summary (a compaction that only pruned) sends no summary message.
 - model_change, thinking_level_change, label, custom: not sent, reported on the context instead. An
   assistant message carrying string `provider` and `model` fields also sets the model (as in pi).
 - unknown kinds: ignored.
@@ -17,7 +19,7 @@ Transient messages (per-turn hints) are appended after the path and never reach 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
 from rein.session._entries import (
@@ -111,6 +113,12 @@ def _to_message(entry: MessageEntry | CustomMessageEntry | BranchSummaryEntry) -
     return ContextMessage(kind="branch_summary", message=_user_text(text), entry_id=entry.id)
 
 
+def _pruned(details: object) -> Mapping[str, object]:
+    """The tool outputs a compaction replaced by a placeholder: `details["pruned"]`, id -> reason."""
+    pruned = details.get("pruned") if isinstance(details, Mapping) else None
+    return pruned if isinstance(pruned, Mapping) else {}
+
+
 def build_context(path: Sequence[Entry], *, transient: Sequence[JsonObject] = ()) -> SessionContext:
     """The context of a root-to-leaf `path` (e.g. `tree.active_path()`), plus `transient` messages."""
     # The pass collects the entries that become messages; only those a compaction keeps are then
@@ -153,12 +161,21 @@ def build_context(path: Sequence[Entry], *, transient: Sequence[JsonObject] = ()
             else:
                 labels.pop(entry.target_id, None)
     messages: list[ContextMessage] = []
+    pruned: Mapping[str, object] = {}
     if compaction is not None:
-        text = COMPACTION_PREFIX + compaction.summary + SUMMARY_SUFFIX
-        messages.append(
-            ContextMessage(kind="compaction_summary", message=_user_text(text), entry_id=compaction.id)
-        )
-    messages.extend(_to_message(entry) for entry in sent[cut:])
+        if compaction.summary:  # a compaction that only pruned outputs has no summary to send
+            text = COMPACTION_PREFIX + compaction.summary + SUMMARY_SUFFIX
+            messages.append(
+                ContextMessage(kind="compaction_summary", message=_user_text(text), entry_id=compaction.id)
+            )
+        pruned = _pruned(compaction.details)
+    for kept in sent[cut:]:
+        reason = pruned.get(kept.id)
+        item = _to_message(kept)
+        if isinstance(reason, str):
+            placeholder = [{"type": "text", "text": f"[output pruned by rein: {reason}]"}]
+            item = replace(item, message={**item.message, "content": placeholder})
+        messages.append(item)
     messages.extend(
         ContextMessage(kind="transient", message=m, entry_id=None, hidden=True) for m in transient
     )
