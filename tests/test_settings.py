@@ -167,7 +167,8 @@ def test_every_enum_lists_its_choices() -> None:
 @pytest.mark.parametrize(("group", "key"), ALL_KEYS, ids=list(map(key_id, ALL_KEYS)))
 def test_every_key_accepts_its_default_and_choices(tmp_path: Path, group: Group, key: Key) -> None:
     values = [*key.choices, *([key.default] if key.default not in (None, ()) else [])]
-    for value in values or ["http://127.0.0.1:8080/v1" if key.kind == "url" else "text"]:
+    sample: dict[str, object] = {"url": "http://127.0.0.1:8080/v1", "count": 8192}
+    for value in values or [sample.get(key.kind, "text")]:
         write(tmp_path / "proj/.rein/settings.toml", f"[{group.name}]\n{key.name} = {toml(value)}\n")
         assert load_settings(tmp_path / "proj", tmp_path / "home") == {group.name: {key.name: value}}
 
@@ -201,19 +202,20 @@ def test_unknown_keys_are_reported_with_the_closest_and_left_out(tmp_path: Path)
     ttsr_keys = ", ".join(sorted(key.name for key in GROUPS[1].keys))
     assert warnings == [
         f"{path}: [ttsr] unknown key 'enabeld' is ignored (did you mean 'enabled'? known keys: {ttsr_keys})",
-        f"{path}: [rein] unknown key 'fancy' is ignored (known keys: approve, base_url, model, provider)",
+        f"{path}: [rein] unknown key 'fancy' is ignored (known keys: approve, base_url, context_window,"
+        " model, provider, validation_hints)",
     ]
 
 
 def test_unknown_groups_are_reported_and_left_out(tmp_path: Path) -> None:
     path = tmp_path / "home/.rein/settings.toml"
-    write(path, "[tsr]\nenabled = true\n[compaction]\nkeep = 3\n")
+    write(path, "[tsr]\nenabled = true\n[proxy]\nkeep = 3\n")
     warnings = Warnings()
     assert load_settings(tmp_path / "proj", tmp_path / "home", warn=warnings) == {}
-    known = "rein, steering, timebox, ttsr"
+    known = "compaction, rein, steering, timebox, ttsr"
     assert warnings == [
         f"{path}: unknown group [tsr] is ignored (did you mean 'ttsr'? known groups: {known})",
-        f"{path}: unknown group [compaction] is ignored (known groups: {known})",
+        f"{path}: unknown group [proxy] is ignored (known groups: {known})",
     ]
 
 

@@ -110,6 +110,21 @@ REIN = Group(
             " a person first (print and JSON modes, with nobody to ask, deny them), `auto` run them,"
             " `deny` block them.",
         ),
+        Key(
+            name="context_window",
+            kind="count",
+            default=None,
+            doc="The model's context window in tokens, for models rein has no size for (a server's"
+            " own model, say). Unset: rein's table of known models; for others, compaction waits for"
+            " the provider's overflow error and learns the size from it.",
+        ),
+        Key(
+            name="validation_hints",
+            kind="bool",
+            default=True,
+            doc="After a tool batch that edited files or ran a failing command, tell the model once,"
+            " in a hidden hint that is never saved, to check them before going on.",
+        ),
     ),
 )
 
@@ -189,7 +204,50 @@ TIMEBOX = Group(
     note="a budget is set per session with /timebox",
 )
 
-GROUPS: tuple[Group, ...] = (REIN, TTSR, STEERING, TIMEBOX)
+COMPACTION = Group(
+    name="compaction",
+    doc="Compaction: when a session nears the model's context window, old turns become a summary"
+    " (docs/compaction.md). The names are pi's.",
+    keys=(
+        Key(
+            name="enabled",
+            kind="bool",
+            default=True,
+            doc="Compact on its own when the context passes the window less `reserve_tokens`, and after"
+            " an overflow error; false leaves only `/compact` and `rein compact`.",
+        ),
+        Key(
+            name="reserve_tokens",
+            kind="count",
+            default=16384,
+            doc="Tokens kept free for the reply and the summary; compaction starts when the context"
+            " passes the window less this. Small windows use at most a quarter of the window.",
+        ),
+        Key(
+            name="keep_recent_tokens",
+            kind="count",
+            default=20000,
+            doc="Recent conversation kept verbatim after the summary (cut at a turn boundary). Small"
+            " windows keep less: what is kept and the summary always fit the window.",
+        ),
+        Key(
+            name="keep_user_tokens",
+            kind="count",
+            default=20000,
+            doc="The user's own messages from the summarized part, kept word for word beside the"
+            " summary, newest first (Codex keeps 20k).",
+        ),
+        Key(
+            name="reinject_tokens",
+            kind="count",
+            default=8000,
+            doc="After a compaction, the project's instruction files (AGENTS.md, CLAUDE.md, ...) and the"
+            " files read most recently are read again from disk into the context, up to this size.",
+        ),
+    ),
+)
+
+GROUPS: tuple[Group, ...] = (REIN, TTSR, STEERING, TIMEBOX, COMPACTION)
 """Every group rein knows, in the order the docs list them."""
 
 

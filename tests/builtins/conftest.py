@@ -15,6 +15,7 @@ from rein.ai.providers.faux import FauxTurn
 from rein.builtins import ApproveMode, load_extensions
 from rein.extensions import Level
 from rein.session import AgentSession, Session
+from rein.session.compaction import CompactionSettings
 
 
 @dataclass
@@ -89,6 +90,7 @@ def harness(project: tuple[Path, Path]) -> MakeHarness:
             cwd=str(cwd),
             ui=ui,
             tools=builtin_tools(),
+            compaction=CompactionSettings.from_mapping((settings or {}).get("compaction", {})),
         )
         load_extensions(
             session,

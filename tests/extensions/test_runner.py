@@ -48,6 +48,10 @@ class View:
     def custom_entries(self, custom_type: str) -> Sequence[Mapping[str, object]]:
         return []
 
+    @property
+    def branch_messages(self) -> Sequence[AgentMessage]:
+        return self.messages
+
     def user_message_count(self) -> int:
         return 0
 

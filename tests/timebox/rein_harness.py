@@ -95,6 +95,10 @@ class Session:
     def custom_entries(self, custom_type: str) -> Sequence[Mapping[str, object]]:
         return [data for kind, data in self.entries if kind == custom_type]
 
+    @property
+    def branch_messages(self) -> Sequence[AgentMessage]:
+        return self.messages
+
     def user_message_count(self) -> int:
         return sum(1 for message in self.messages if isinstance(message, UserMessage))
 

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from rein.ai import Model, UnknownProviderError, get_provider, provider_names
 from rein.ai.providers.local_files import BUNDLED
+from rein.builtins._compact_command import CompactCommand
 from rein.builtins._session_commands import SessionCommands
 from rein.builtins.steering import SteeringExtension
 from rein.builtins.ttsr import TtsrExtension
@@ -61,6 +62,8 @@ class CommandsExtension:
         on("session", "This session's file, id, entry count and tokens used", self.files.show)
         on("new", "Start a new session in this directory", self.files.new)
         on("resume", "Pick a session of this directory and continue it", self.files.resume)
+        compact = CompactCommand(session)
+        on("compact", "Summarize this branch's older turns now: /compact [what to focus on]", compact.compact)
 
     def help(self, args: str, ctx: ExtensionContext) -> None:
         commands = sorted(self.session.registry.commands.values(), key=lambda command: command.name)

@@ -101,6 +101,7 @@ class SteeringExtension:
         self.decisions: deque[Decision] = deque(maxlen=RECENT)
         """This process's latest decisions, oldest first (not persisted)."""
         rein.on("session_start", self.on_session_start)
+        rein.on("session_tree", self.on_session_start)  # another branch: its own entries and loops
         rein.on("agent_start", self.on_agent_start)
         rein.on("tool_call", self.on_tool_call)
         rein.on("tool_result", self.on_tool_result)

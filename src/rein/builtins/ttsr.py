@@ -53,6 +53,7 @@ class TtsrExtension:
         self.per_tool: dict[str, list[RuleMatch]] = {}
         self.prose: list[RuleMatch] = []
         rein.on("session_start", self.on_session_start)
+        rein.on("session_tree", self.on_session_start)  # another branch: its own records and turns
         rein.on("message_start", self.on_message_start)
         rein.on("message_end", self.on_message_end)
         rein.on("tool_result", self.on_tool_result)
@@ -71,7 +72,8 @@ class TtsrExtension:
                 if isinstance(item, Mapping):
                     record = InjectionRecord.from_dict(item)
                     records[record.rule] = record  # the latest record of a rule carries its count
-        turns = sum(1 for m in ctx.session.messages if isinstance(m, AssistantMessage))
+        # Turns since the branch began, compactions ignored: repeat gaps are counted in real turns.
+        turns = sum(1 for m in ctx.session.branch_messages if isinstance(m, AssistantMessage))
         self.manager.restore(TtsrState(turns=turns, records=tuple(records.values())))
 
     def fired(self) -> dict[str, int]:

@@ -43,6 +43,7 @@ from rein.session import (
     find_latest_session,
     sessions_dir,
 )
+from rein.session.compaction import CompactionSettings
 from rein.settings import SettingsFileError, load_settings
 
 SYSTEM_PROMPT = (
@@ -123,6 +124,8 @@ def build(options: AgentOptions, ui: UI) -> AgentSession:
         tools=builtin_tools(),
         system_prompt=LOCAL_SYSTEM_PROMPT if provider_name == "local" else SYSTEM_PROMPT.format(cwd=cwd),
         options=StreamOptions(),
+        compaction=CompactionSettings.from_mapping(settings.get("compaction", {})),
+        context_window=window if isinstance(window := general.get("context_window"), int) else None,
     )
     load_extensions(
         session,

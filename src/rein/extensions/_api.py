@@ -55,13 +55,22 @@ class SessionView(Protocol):
     def cwd(self) -> str: ...
 
     @property
-    def messages(self) -> Sequence[AgentMessage]: ...
+    def messages(self) -> Sequence[AgentMessage]:
+        """The model's context on the current branch: after a compaction, its summary and what it kept."""
+        ...
+
+    @property
+    def branch_messages(self) -> Sequence[AgentMessage]:
+        """Every message on the current branch, compactions ignored: for counting turns and tokens."""
+        ...
 
     def custom_entries(self, custom_type: str) -> Sequence[Mapping[str, object]]:
         """Data of the `custom` entries of one type on the current branch, oldest first."""
         ...
 
-    def user_message_count(self) -> int: ...
+    def user_message_count(self) -> int:
+        """The user's messages on the current branch, compactions ignored."""
+        ...
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -26,7 +26,7 @@ does.
 
 from __future__ import annotations
 
-from rein.session._agent_session import AgentSession, custom_text, to_agent_message
+from rein.session._agent_session import AgentSession, custom_text
 from rein.session._context import (
     BRANCH_PREFIX,
     COMPACTION_PREFIX,
@@ -36,6 +36,7 @@ from rein.session._context import (
     SessionContext,
     build_context,
 )
+from rein.session._convert import to_agent_message
 from rein.session._entries import (
     BranchSummaryEntry,
     CompactionEntry,

@@ -28,12 +28,10 @@ from rein.agent import (
 )
 from rein.ai import (
     AbortSignal,
-    MessageFormatError,
     Model,
     Provider,
     StreamOptions,
     UserMessage,
-    message_from_json,
     message_to_json,
 )
 from rein.extensions import (
@@ -45,30 +43,18 @@ from rein.extensions import (
     Handled,
     Registry,
 )
-from rein.session._context import ContextMessage, SessionContext
+from rein.session._compactor import Compactor
+from rein.session._context import SessionContext, build_context
+from rein.session._convert import to_agent_message, view_messages
+from rein.session._entries import MessageEntry
 from rein.session._session import Session
-from rein.session.errors import SessionWriteError
+from rein.session.compaction._budget import CompactionSettings
+from rein.session.compaction._compact import Compacted
+from rein.session.errors import SessionWriteError, UnknownEntryError
 
 Listener = Callable[[AgentEvent], Awaitable[None] | None]
 SessionListener = Callable[[str, object], None]
 """Told of session-level notices (`ttsr_triggered`, extension errors, ...): (name, payload)."""
-
-
-def to_agent_message(item: ContextMessage) -> AgentMessage | None:
-    """A stored context message in the loop's types; unreadable ones are skipped, not fatal."""
-    if item.kind == "custom_message":
-        text = _text_of(item.message.get("content"))  # the context gives custom content as blocks
-        return CustomMessage(custom_type=item.custom_type or "custom", content=text, display=not item.hidden)
-    try:
-        return message_from_json(item.message)
-    except MessageFormatError:
-        return None
-
-
-def _text_of(content: object) -> str:
-    if not isinstance(content, list):
-        return ""
-    return "".join(str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text")
 
 
 class AgentSession:
@@ -83,6 +69,8 @@ class AgentSession:
         tools: Sequence[Tool] = (),
         system_prompt: str = "",
         options: StreamOptions | None = None,
+        compaction: CompactionSettings | None = None,
+        context_window: int | None = None,
     ) -> None:
         store.require_writable()  # a file rein only reads is refused before any run (nothing lost)
         self.store = store
@@ -101,8 +89,12 @@ class AgentSession:
         self._steering: list[AgentMessage] = []
         self._follow_ups: list[AgentMessage] = []
         self._background: set[asyncio.Task[None]] = set()
-        self._cached: tuple[str | None, SessionContext, list[AgentMessage]] | None = None
+        self._cached: tuple[str | None, SessionContext, list[AgentMessage], int] | None = None
+        self._branch: tuple[str | None, list[AgentMessage]] | None = None
         self._quit = False
+        self._running = False
+        self._system = system_prompt
+        self.compactor = Compactor(self, compaction or CompactionSettings(), context_window)
 
     # -- extensions ---------------------------------------------------------------------------
 
@@ -150,25 +142,91 @@ class AgentSession:
 
     # -- SessionView ----------------------------------------------------------------------------
 
-    def _view(self) -> tuple[SessionContext, list[AgentMessage]]:
+    def _view(self) -> tuple[SessionContext, list[AgentMessage], int]:
         """The branch's context, built once per leaf: extensions ask on every tool call, and the leaf
         changes with every append or branch move, so it is the cache key."""
         leaf = self.store.leaf_id
         if self._cached is None or self._cached[0] != leaf:
             context = self.store.context()
-            self._cached = (leaf, context, context.convert(to_agent_message))
-        return self._cached[1], self._cached[2]
+            messages, usage_from = view_messages(self.store.tree.active_path(), context)
+            self._cached = (leaf, context, messages, usage_from)
+        return self._cached[1], self._cached[2], self._cached[3]
 
     @property
     def messages(self) -> list[AgentMessage]:
+        """The model's context on the active branch (a compaction's summary and what it kept)."""
         return list(self._view()[1])
+
+    def history(self) -> list[AgentMessage]:
+        return self.messages
+
+    @property
+    def usage_from(self) -> int:
+        return self._view()[2]
+
+    @property
+    def branch_messages(self) -> list[AgentMessage]:
+        """Every message on the active branch, compactions ignored: what happened, for counting turns
+        and tokens (a budget must not grow back when old turns are summarized)."""
+        leaf = self.store.leaf_id
+        if self._branch is None or self._branch[0] != leaf:
+            path = [e for e in self.store.tree.active_path() if isinstance(e, MessageEntry)]
+            self._branch = (leaf, build_context(path).convert(to_agent_message))
+        return list(self._branch[1])
 
     def custom_entries(self, custom_type: str) -> list[Mapping[str, object]]:
         entries = self._view()[0].custom_of(custom_type)
         return [e.data if isinstance(e.data, dict) else {"value": e.data} for e in entries]
 
     def user_message_count(self) -> int:
-        return sum(1 for m in self.messages if isinstance(m, UserMessage))
+        return sum(1 for m in self.branch_messages if isinstance(m, UserMessage))
+
+    # -- Host (for the compactor) ---------------------------------------------------------------
+
+    @property
+    def request_system_prompt(self) -> str:
+        """The system prompt of the run going on (extensions add to it), else the session's."""
+        return self._system
+
+    @property
+    def signal(self) -> AbortSignal:
+        return self._signal
+
+    def compacted(self, result: Compacted) -> None:
+        self.ui.notify(result.describe())
+        self._notice("compaction", result)
+        if self.runner.has("session_compact"):
+            task = asyncio.get_running_loop().create_task(self.runner.notify("session_compact", result))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def compact(self, instructions: str | None = None) -> Compacted:
+        """Compact the active branch now (`/compact`, `rein compact`). Raises `NothingToCompact`,
+        `SummaryError` or `SummaryOverflow` (the provider's text)."""
+        if self._running:
+            raise RuntimeError("a run is going: compaction waits until it ends")
+        self._signal = AbortSignal()
+        return await self.compactor.compact(reason="manual", instructions=instructions)
+
+    async def navigate(
+        self, entry_id: str | None, *, summarize: bool = False, instructions: str | None = None
+    ) -> str | None:
+        """Continue from `entry_id` (None: before the first entry). With `summarize`, the branch being
+        left (from the fork point to the old leaf) becomes a `branch_summary` entry at the new place,
+        whose id is returned. Extensions then restore their state for the branch (`session_tree`)."""
+        if self._running:
+            raise RuntimeError("a run is going: wait for it to end, or abort it first")
+        if entry_id is not None and entry_id not in self.store.tree:
+            raise UnknownEntryError(f"no entry {entry_id!r} in this session")
+        self._signal = AbortSignal()
+        summary_id = await self.compactor.leave_branch(
+            entry_id, summarize=summarize, instructions=instructions
+        )
+        self._steering.clear()
+        self._follow_ups.clear()
+        await self.runner.notify("session_tree", self.store.leaf_id)
+        self._notice("session_tree", self.store.leaf_id)
+        return summary_id
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -234,6 +292,13 @@ class AgentSession:
         return await self.run([UserMessage.of(handled)])
 
     async def run(self, prompts: Sequence[AgentMessage]) -> list[AgentMessage]:
+        self._running = True
+        try:
+            return await self._run(prompts)
+        finally:
+            self._running = False
+
+    async def _run(self, prompts: Sequence[AgentMessage]) -> list[AgentMessage]:
         self._signal = AbortSignal()
         self.store.require_writable()
         self._check_store()
@@ -241,6 +306,7 @@ class AgentSession:
         prompts = [*_drain(self._steering), *prompts]
         prompt_text = "\n".join(custom_text(m) for m in prompts)
         system = await self.runner.before_agent_start(prompt_text, self.system_prompt)
+        self._system = system
         config = AgentConfig(
             provider=self.provider,
             model=self.model,
@@ -252,6 +318,8 @@ class AgentSession:
             before_tool_call=self._before_tool_call,
             after_tool_call=self._after_tool_call,
             transform_context=self._transform_context,
+            prepare_request=self.compactor.prepare_request,
+            recover=self.compactor.recover,
             steering_messages=lambda: _drain(self._steering),
             follow_up_messages=lambda: _drain(self._follow_ups),
         )

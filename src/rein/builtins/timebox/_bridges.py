@@ -74,7 +74,7 @@ class Transcript:
             return self._tokens
         return sum(
             message.usage.total
-            for message in self._session.messages
+            for message in self._session.branch_messages  # a compaction does not give tokens back
             if isinstance(message, AssistantMessage) and message.timestamp >= start_time
         )
 

@@ -102,6 +102,7 @@ class TimeboxExtension:
     def register(self) -> None:
         self._rein.register_command(NAME, DESCRIPTION, self.on_command, COMPLETIONS)
         self._rein.on("session_start", self.on_session_start)
+        self._rein.on("session_tree", self.on_session_start)  # another branch: its own budget records
         self._rein.on("session_shutdown", self.on_session_shutdown)
         self._rein.on("before_agent_start", self.on_before_agent_start)
         self._rein.on("turn_start", self.on_turn_start)
