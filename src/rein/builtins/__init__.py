@@ -1,5 +1,6 @@
 """Extensions rein ships and loads by default: stream rules (`ttsr`), command steering (`steering`),
-the `/timebox` budget, the slash commands (`commands`) and the approval of tool calls (`approval`)."""
+the `/timebox` budget, the slash commands (`commands`), the validation hints (`hints`) and the
+approval of tool calls (`approval`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 from rein.builtins.approval import ApprovalExtension, ApproveMode, approve_mode
 from rein.builtins.commands import DEFAULT_MODELS, CommandsExtension
+from rein.builtins.hints import HintsExtension
 from rein.builtins.steering import SteeringExtension
 from rein.builtins.timebox import TimeboxExtension
 from rein.builtins.ttsr import TtsrExtension
@@ -34,6 +36,8 @@ def load_extensions(
     ttsr = TtsrExtension(session.api("ttsr"), cwd=cwd, home=home, settings=settings.get("ttsr", {}))
     steering = SteeringExtension(session.api("steering"), cwd=cwd, home=home)
     TimeboxExtension(session.api("timebox")).register()
+    if settings.get("rein", {}).get("validation_hints", True) is not False:
+        HintsExtension(session.api("hints"))
     CommandsExtension(session.api("commands"), session, home=home, ttsr=ttsr, steering=steering)
     for found in discover_extensions(Path(cwd), Path(home)) if discovered else ():
         if found.factory is None:
@@ -54,6 +58,7 @@ __all__ = [
     "ApprovalExtension",
     "ApproveMode",
     "CommandsExtension",
+    "HintsExtension",
     "SteeringExtension",
     "TtsrExtension",
     "load_extensions",
