@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from rein.builtins._tree_view import CURRENT_MARK
 from rein.builtins.approval import ApprovalExtension, ApproveMode, approve_mode
 from rein.builtins.commands import DEFAULT_MODELS, CommandsExtension
 from rein.builtins.hints import HintsExtension
@@ -54,6 +55,7 @@ def load_extensions(
 
 
 __all__ = [
+    "CURRENT_MARK",
     "DEFAULT_MODELS",
     "ApprovalExtension",
     "ApproveMode",

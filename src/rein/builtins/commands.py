@@ -7,6 +7,7 @@ beside the extensions' commands (and `/help` lists them all):
     /rules                 the stream rules loaded, and how often each fired in this session
     /steering              the steering rules in force, and the latest decisions
     /session, /new, /resume   the session file (see `_session_commands`)
+    /tree, /fork, /label      the session tree (see `_tree_commands`)
 
 Every command answers through `ctx.ui.notify`, one notice per command.
 """
@@ -19,6 +20,7 @@ from rein.ai import Model, UnknownProviderError, get_provider, provider_names
 from rein.ai.providers.local_files import BUNDLED
 from rein.builtins._compact_command import CompactCommand
 from rein.builtins._session_commands import SessionCommands
+from rein.builtins._tree_commands import TreeCommands
 from rein.builtins.steering import SteeringExtension
 from rein.builtins.ttsr import TtsrExtension
 from rein.extensions import ExtensionAPI, ExtensionContext
@@ -62,7 +64,11 @@ class CommandsExtension:
         on("session", "This session's file, id, entry count and tokens used", self.files.show)
         on("new", "Start a new session in this directory", self.files.new)
         on("resume", "Pick a session of this directory and continue it", self.files.resume)
+        tree = TreeCommands(session, home=home)
         compact = CompactCommand(session)
+        on("tree", "Walk the session tree and continue from any entry: /tree [id|label]", tree.tree)
+        on("fork", "A new session file from the current branch", tree.fork)
+        on("label", "Label the current entry, or clear its label: /label [text]", tree.label)
         on("compact", "Summarize this branch's older turns now: /compact [what to focus on]", compact.compact)
 
     def help(self, args: str, ctx: ExtensionContext) -> None:

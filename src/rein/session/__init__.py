@@ -10,6 +10,7 @@ files (v3, and v1/v2 read-only or migrated in memory) open as they are.
     Session.open(path)                        any session file, rein's or pi's             (--resume)
     session.append_message({...}) -> id       and append_custom, append_compaction, ... ; append(entry)
     session.branch(entry_id)                  move the leaf
+    fork_session(session, home=home)          a new file with the active path (/fork)
     session.context(transient=[...])          -> SessionContext (messages, model, custom entries)
     session.warnings                          torn or corrupt lines stepped over on open
     session.sync()                            fsync (hosts call it at turn boundaries)
@@ -54,6 +55,7 @@ from rein.session._entries import (
     UnknownEntry,
 )
 from rein.session._file import LoadWarning, WarningKind
+from rein.session._fork import fork_session
 from rein.session._paths import SESSIONS_DIR, cwd_slug, find_latest_session, session_file_name, sessions_dir
 from rein.session._session import Session, timestamp
 from rein.session._tree import SessionTree, TreeView
@@ -106,6 +108,7 @@ __all__ = [
     "custom_text",
     "cwd_slug",
     "find_latest_session",
+    "fork_session",
     "session_file_name",
     "sessions_dir",
     "timestamp",

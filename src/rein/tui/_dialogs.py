@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout.processors import Processor, Transformation, TransformationInput
 
+from rein.builtins import CURRENT_MARK
+
 GRACE = 0.4
 """Seconds after a menu appears during which Enter and the number keys still go to the editor: a
 key typed for the prompt (Enter, type-ahead) must not answer a question that appeared under it,
@@ -78,6 +80,11 @@ def answered(title: str, answer: str | None) -> StyleAndTextTuples:
     first = title.strip().splitlines()[0] if title.strip() else ""
     shown = "(dismissed)" if answer is None else answer or "(empty)"
     return [("class:menu.title", first), ("", " "), ("class:answer", shown)]
+
+
+def start(options: Sequence[str]) -> int:
+    """Where a menu's selection starts: on the option marked current (`/tree`'s leaf), else the first."""
+    return next((i for i, option in enumerate(options) if option.endswith(CURRENT_MARK)), 0)
 
 
 def option_at(options: Sequence[str], key: str) -> int | None:

@@ -17,7 +17,7 @@ from prompt_toolkit.completion import Completer, DynamicCompleter
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.history import History
 
-from rein.tui._dialogs import GRACE, Ask, Menu, answered
+from rein.tui._dialogs import GRACE, Ask, Menu, answered, start
 from rein.tui._live import Live
 from rein.tui._scrollback import Scrollback
 
@@ -132,7 +132,7 @@ class Screen:
             return None
         async with self._questions:
             future: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
-            self.menu = Menu(title=title, options=tuple(options), answer=future)
+            self.menu = Menu(title=title, options=tuple(options), answer=future, index=start(options))
             self.invalidate()
             asyncio.get_running_loop().call_later(GRACE, self.invalidate)  # show the help then
             try:
