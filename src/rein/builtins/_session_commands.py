@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from rein.ai import AssistantMessage, MessageFormatError, UserMessage, message_from_json
+from rein.ai import AssistantMessage, MessageFormatError, message_from_json
 from rein.extensions import ExtensionContext
-from rein.session import AgentSession, MessageEntry, Session, SessionError, sessions_dir
+from rein.session import AgentSession, MessageEntry, Session, SessionError
+from rein.session import list_sessions as rein_sessions
 
 LISTED = 30
 """How many of the directory's newest sessions `/resume` offers."""
@@ -37,32 +38,19 @@ class Listed:
 
 def list_sessions(home: Path, cwd: str, limit: int = LISTED) -> tuple[list[Listed], int]:
     """The sessions of `cwd`, most recently written first, and how many files could not be read."""
-    found: list[tuple[float, Path]] = []
-    for path in sessions_dir(home, cwd).glob("*.jsonl"):
-        try:
-            found.append((path.stat().st_mtime, path))
-        except OSError:
-            continue
-    listed: list[Listed] = []
-    unreadable = 0
-    for mtime, path in sorted(found, key=lambda item: (item[0], item[1].name), reverse=True)[:limit]:
-        try:
-            store = Session.open(path)
-        except (SessionError, OSError):
-            unreadable += 1
-            continue
-        if store.header.cwd != cwd:
-            continue  # another directory whose slug is the same
-        listed.append(
-            Listed(
-                path=path,
-                id=store.id,
-                modified=datetime.fromtimestamp(mtime),
-                first_prompt=_first_prompt(store),
-                entries=len(store.tree),
-            )
+    infos = rein_sessions(home, cwd, limit)
+    listed = [
+        Listed(
+            path=info.path,
+            id=info.id,
+            modified=info.modified.replace(tzinfo=None),
+            first_prompt=info.first_prompt,
+            entries=info.entries,
         )
-    return listed, unreadable
+        for info in infos
+        if info.problem is None
+    ]
+    return listed, sum(1 for info in infos if info.problem is not None)
 
 
 def _messages(store: Session) -> list[object]:
@@ -74,10 +62,6 @@ def _messages(store: Session) -> list[object]:
             except MessageFormatError:
                 continue
     return out
-
-
-def _first_prompt(store: Session) -> str:
-    return next((m.text for m in _messages(store) if isinstance(m, UserMessage)), "")
 
 
 class SessionCommands:

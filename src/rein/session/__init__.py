@@ -15,6 +15,7 @@ files (v3, and v1/v2 read-only or migrated in memory) open as they are.
     session.warnings                          torn or corrupt lines stepped over on open
     session.sync()                            fsync (hosts call it at turn boundaries)
     session.require_writable()                ReadOnlySessionError for a file rein only reads
+    list_sessions(home, cwd) / list_all_sessions(home)   -> [SessionInfo], newest first (rein sessions)
 
 A write that fails (disk full, read-only file system, ...) raises `SessionWriteError` naming the file;
 the file keeps every whole line written before it, and the session refuses every later write.
@@ -56,6 +57,7 @@ from rein.session._entries import (
 )
 from rein.session._file import LoadWarning, WarningKind
 from rein.session._fork import fork_session
+from rein.session._list import SessionInfo, list_all_sessions, list_sessions, message_text
 from rein.session._paths import SESSIONS_DIR, cwd_slug, find_latest_session, session_file_name, sessions_dir
 from rein.session._session import Session, timestamp
 from rein.session._tree import SessionTree, TreeView
@@ -97,6 +99,7 @@ __all__ = [
     "SessionError",
     "SessionFormatError",
     "SessionHeader",
+    "SessionInfo",
     "SessionTree",
     "SessionWriteError",
     "ThinkingLevelChangeEntry",
@@ -109,6 +112,9 @@ __all__ = [
     "cwd_slug",
     "find_latest_session",
     "fork_session",
+    "list_all_sessions",
+    "list_sessions",
+    "message_text",
     "session_file_name",
     "sessions_dir",
     "timestamp",

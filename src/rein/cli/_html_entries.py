@@ -1,0 +1,273 @@
+"""One session entry as HTML, for `rein export`: messages as a conversation (thinking and tool calls
+folded, each call with its output), summaries, model changes, and the marks of stream rules, steering
+and the timebox.
+
+Message payloads are read as JSON in either dialect (rein's `tool_call`/`tool_result`, pi's
+`toolCall`/`toolResult` and camelCase fields). Every piece of session text goes through `esc`, in
+element text and in attribute values alike: a session holds whatever a model wrote.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from datetime import datetime
+from html import escape
+
+from rein.session import (
+    BranchSummaryEntry,
+    CompactionEntry,
+    CustomEntry,
+    CustomMessageEntry,
+    Entry,
+    LabelEntry,
+    MessageEntry,
+    ModelChangeEntry,
+    ThinkingLevelChangeEntry,
+    UnknownEntry,
+    message_text,
+)
+
+# The built-in extensions' entry types (rein.builtins.ttsr, .steering, .timebox; a test keeps them equal).
+TTSR_MESSAGE = "ttsr-injection"
+TTSR_RECORD = "ttsr_injection"
+STEERING_ENTRY = "steering"
+TIMEBOX_WARNING = "timebox-warning"
+TIMEBOX_ACTIVE = "timebox-active"
+TIMEBOX_OFF = "timebox-off"
+
+STEERING_TAG = re.compile(r"\[steering:([^\]\s]+)\]")
+"""How a steering block starts its reason: `[steering:<rule>@<source>]`."""
+PREVIEW = 120
+
+
+def esc(value: object) -> str:
+    """Session text as HTML text or as a quoted attribute value."""
+    return escape(str(value), quote=True)
+
+
+def get(data: Mapping[str, object], *keys: str) -> object:
+    """The first of `keys` present: rein's snake_case name, then pi's camelCase one."""
+    for key in keys:
+        if key in data:
+            return data[key]
+    return None
+
+
+def when(stamp: str) -> str:
+    """An ISO-8601 timestamp in local time (`2026-01-24 17:22:26`), or the text as it is."""
+    try:
+        return f"{datetime.fromisoformat(stamp).astimezone():%Y-%m-%d %H:%M:%S}"
+    except ValueError:
+        return stamp
+
+
+def badge(text: str, kind: str) -> str:
+    return f'<span class="badge {kind}">{esc(text)}</span>'
+
+
+def link(entry_id: str) -> str:
+    return f'<a href="#e-{esc(entry_id)}">{esc(entry_id)}</a>'
+
+
+def preview(text: str, limit: int = PREVIEW) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def as_json(value: object) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+
+
+def steering_rule(text: str) -> str | None:
+    """`rule@source` of a tool result that is a steering block."""
+    found = STEERING_TAG.match(text.lstrip())
+    return found.group(1) if found else None
+
+
+def is_tool_result(message: Mapping[str, object]) -> bool:
+    return message.get("role") in ("tool_result", "toolResult")
+
+
+def tool_calls(message: Mapping[str, object]) -> list[Mapping[str, object]]:
+    """The tool-call blocks of an assistant message."""
+    content = message.get("content")
+    if message.get("role") != "assistant" or not isinstance(content, list):
+        return []
+    return [b for b in content if isinstance(b, dict) and b.get("type") in ("tool_call", "toolCall")]
+
+
+def result_call_id(message: Mapping[str, object]) -> str | None:
+    value = get(message, "tool_call_id", "toolCallId")
+    return value if isinstance(value, str) else None
+
+
+def body(entry: Entry, results: Mapping[str, MessageEntry]) -> tuple[str, str, str]:
+    """The entry's (classes, kind label and badges, inner HTML). `results` maps this assistant
+    entry's tool-call ids to their result entries, folded into the call."""
+    match entry:
+        case MessageEntry():
+            return _message(entry.message, results)
+        case CustomMessageEntry():
+            return _custom_message(entry)
+        case CustomEntry():
+            return _custom(entry)
+        case CompactionEntry():
+            facts = f"tokens before: {entry.tokens_before}; kept from {link(entry.first_kept_entry_id)}"
+            return (
+                "compaction",
+                "compaction",
+                f'<div class="meta">{facts}</div>' + _folded("summary", entry.summary, opened=True),
+            )
+        case BranchSummaryEntry():
+            facts = f"summary of the branch left at {link(entry.from_id)}"
+            return (
+                "branch-summary",
+                "branch summary",
+                f'<div class="meta">{facts}</div>' + _folded("summary", entry.summary, opened=True),
+            )
+        case ModelChangeEntry():
+            return "model-change meta-entry", "model", esc(f"{entry.provider}/{entry.model_id}")
+        case ThinkingLevelChangeEntry():
+            return "thinking-level meta-entry", "thinking level", esc(entry.thinking_level)
+        case LabelEntry():
+            said = f"label {esc(repr(entry.label))} on " if entry.label else "label cleared on "
+            return "label-entry meta-entry", "label", said + link(entry.target_id)
+        case UnknownEntry():
+            return (
+                "unknown",
+                f"unknown entry: {esc(entry.original_type)}",
+                _folded("as written", as_json(dict(entry.raw)), pre=True),
+            )
+
+
+def _message(message: Mapping[str, object], results: Mapping[str, MessageEntry]) -> tuple[str, str, str]:
+    role = message.get("role")
+    content = message.get("content")
+    if role == "user":
+        return "message user", "user", _text(content)
+    if role == "assistant":
+        return _assistant(message, results)
+    if is_tool_result(message):
+        name = esc(get(message, "tool_name", "toolName") or "tool")
+        classes, marks = _result_marks(message)
+        return f"message tool-result {classes}", f"tool result: {name}{marks}", _output(message)
+    return "message other", f"message: {esc(role)}", _folded("as written", as_json(dict(message)), pre=True)
+
+
+def _assistant(message: Mapping[str, object], results: Mapping[str, MessageEntry]) -> tuple[str, str, str]:
+    parts: list[str] = []
+    content = message.get("content")
+    for block in content if isinstance(content, list) else [content]:
+        if isinstance(block, str):
+            parts.append(f'<div class="text">{esc(block)}</div>')
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text":
+            parts.append(f'<div class="text">{esc(block.get("text", ""))}</div>')
+        elif kind == "thinking":
+            thought = "(redacted)" if block.get("redacted") else str(block.get("thinking", ""))
+            parts.append(_folded("thinking", thought, classes="thinking"))
+        elif kind in ("tool_call", "toolCall"):
+            call_id = block.get("id")
+            parts.append(_tool_call(block, results.get(call_id) if isinstance(call_id, str) else None))
+    label = "assistant"
+    model, provider = message.get("model"), message.get("provider")
+    if isinstance(model, str):
+        label += f' <span class="meta">{esc(f"{provider}/{model}" if provider else model)}</span>'
+    stop = get(message, "stop_reason", "stopReason")
+    classes = "message assistant"
+    if stop in ("error", "aborted", "length"):
+        classes += " error"
+        error = get(message, "error_message", "errorMessage")
+        label += badge(f"stopped: {stop}", "error")
+        if error:
+            parts.append(f'<div class="text error">{esc(error)}</div>')
+    return classes, label, "".join(parts)
+
+
+def _tool_call(block: Mapping[str, object], result: MessageEntry | None) -> str:
+    name = str(block.get("name", "tool"))
+    arguments = block.get("arguments")
+    shown = arguments if isinstance(arguments, dict) else {}
+    subject = shown.get("command") or shown.get("path") or (json.dumps(shown) if shown else "")
+    raw = get(block, "raw_arguments", "rawArguments")
+    args = as_json(shown) if shown or not raw else str(raw)
+    classes, marks, output = "tool", "", '<div class="output meta">no result on this branch</div>'
+    if result is not None:
+        extra, marks = _result_marks(result.message)
+        classes += f" {extra}"
+        output = f'<div class="output">{_output(result.message)}</div>'
+    return (
+        f'<details class="{classes.strip()}"><summary><span class="kind">{esc(name)}</span> '
+        f"<code>{esc(preview(str(subject)))}</code>{marks}</summary>"
+        f'<pre class="args">{esc(args)}</pre>{output}</details>'
+    )
+
+
+def _result_marks(message: Mapping[str, object]) -> tuple[str, str]:
+    text = message_text(message.get("content"))
+    rule = steering_rule(text)
+    error = get(message, "is_error", "isError") is True
+    if rule is not None:
+        return "steering blocked", badge(f"steering block: {rule}", "steering")
+    return ("error", badge("error", "error")) if error else ("", "")
+
+
+def _output(message: Mapping[str, object]) -> str:
+    error = " error" if get(message, "is_error", "isError") is True else ""
+    return f'<pre class="result{error}">{esc(_content_text(message.get("content")))}</pre>'
+
+
+def _content_text(content: object) -> str:
+    if isinstance(content, list):
+        images = sum(1 for b in content if isinstance(b, dict) and b.get("type") == "image")
+        return message_text(content) + (f"\n[{images} image(s)]" if images else "")
+    return message_text(content)
+
+
+def _text(content: object) -> str:
+    return f'<div class="text">{esc(_content_text(content))}</div>'
+
+
+def _custom_message(entry: CustomMessageEntry) -> tuple[str, str, str]:
+    hidden = "" if entry.display else badge("hidden", "hidden")
+    text = _content_text(entry.content)
+    details = entry.details if isinstance(entry.details, dict) else {}
+    if entry.custom_type == TTSR_MESSAGE:
+        rules = ", ".join(str(r) for r in details.get("rules", [])) if details else ""
+        mark = badge(f"stream rule injected: {rules or 'rule'}", "ttsr")
+        return "ttsr injection", f"stream rule{mark}{hidden}", _folded("injected text", text)
+    if entry.custom_type == TIMEBOX_WARNING:
+        return "timebox notice", f"timebox{badge('timebox warning', 'timebox')}{hidden}", _text(text)
+    return "custom-message", f"custom message: {esc(entry.custom_type)}{hidden}", _text(text)
+
+
+def _custom(entry: CustomEntry) -> tuple[str, str, str]:
+    data = entry.data if isinstance(entry.data, dict) else {}
+    raw = _folded("data", as_json(entry.data), pre=True)
+    if entry.custom_type == TTSR_RECORD:
+        rules = data.get("rules") or ([data["rule"]] if "rule" in data else [])
+        names = ", ".join(str(r) for r in rules) if isinstance(rules, list) else str(rules)
+        return "ttsr record meta-entry", f"stream rule fired{badge(names or 'rule', 'ttsr')}", raw
+    if entry.custom_type == STEERING_ENTRY:
+        kind = str(data.get("type", "entry"))
+        return "steering record meta-entry", f"steering{badge(kind, 'steering')}", raw
+    if entry.custom_type in (TIMEBOX_ACTIVE, TIMEBOX_OFF):
+        what = "timebox off"
+        if entry.custom_type == TIMEBOX_ACTIVE:
+            what = "timebox set" if data.get("active", True) else "timebox spent: stopped"
+        return "timebox notice meta-entry", f"timebox{badge(what, 'timebox')}", raw
+    return "custom meta-entry", f"custom: {esc(entry.custom_type)}", raw
+
+
+def _folded(title: str, text: str, *, classes: str = "", opened: bool = False, pre: bool = False) -> str:
+    tag = "pre" if pre else 'div class="text"'
+    close = "pre" if pre else "div"
+    attrs = f' class="{classes}"' if classes else ""
+    return (
+        f"<details{attrs}{' open' if opened else ''}><summary>{esc(title)}</summary>"
+        f"<{tag}>{esc(text)}</{close}></details>"
+    )
