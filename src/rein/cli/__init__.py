@@ -23,6 +23,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sessions": ("rein.cli.sessions", "List this directory's sessions: date, id, size, model, first prompt."),
     "export": ("rein.cli.export", "Write a session as a self-contained HTML page."),
     "hook": ("rein.cli.hook", "Run as a hook of Claude Code, Codex, Gemini CLI or Cursor; install hooks."),
+    "compact": (
+        "rein.cli.compact",
+        "Compact a session file: summarize the older turns of its active branch.",
+    ),
     "demo": (
         "rein.cli.demo",
         "A session on the embedded local model: a stream rule cuts a reply, a command is blocked.",
