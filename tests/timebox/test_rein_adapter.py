@@ -429,8 +429,8 @@ def test_the_command_is_registered_with_completions() -> None:
         "off", "status", "15m", "30m", "1h", "turns:3", "turns:5", "turns:10", "tokens:200k",
     ]  # fmt: skip
     assert set(tb.registry.handlers) == {
-        "session_start", "session_shutdown", "before_agent_start", "turn_start", "agent_end",
-        "message_end", "turn_end", "tool_call",
+        "session_start", "session_tree", "session_shutdown", "before_agent_start", "turn_start",
+        "agent_end", "message_end", "turn_end", "tool_call",
     }  # fmt: skip
     assert [name for name, _ in tb.registry.stream_hooks] == ["timebox"]
 
