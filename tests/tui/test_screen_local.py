@@ -24,7 +24,14 @@ def test_a_reply_from_the_local_model(project: tuple[Path, Path]) -> None:
         pane.type("Say hello in one short sentence.")
         pane.send("Enter")
         pane.wait_for("Esc aborts | Enter queues", timeout=60)
-        done = pane.wait_for(lambda s: IDLE in s, timeout=120)
+        # The model samples (temperature 0.8): now and then its reply holds a bash block, whose call
+        # asks for approval first. Dismiss each question (a denial) until the run ends.
+        for _ in range(5):
+            done = pane.wait_for(lambda s: IDLE in s or "Esc dismisses" in s, timeout=120)
+            if IDLE in done and "Esc dismisses" not in done:
+                break
+            pane.send("Escape")
+            pane.wait_for(lambda s: "Esc dismisses" not in s, timeout=30)
         assert re.search(r"^local/\S+ \| [1-9][\d.k]* tokens", done, re.MULTILINE)
         assert "[error]" not in done and "Traceback" not in pane.history()
         # llama.cpp points descriptor 1 at /dev/null while it loads the model: the screen draws on
