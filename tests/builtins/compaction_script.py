@@ -24,13 +24,15 @@ class TwoModels:
     """`replies` answer the agent in order; a summary request gets `summary` (its request recorded)."""
 
     replies: list[FauxTurn | Callable[[Context], FauxTurn]]
-    summary: str = ""
+    summary: str | Callable[[Context], FauxTurn] = ""
     requests: list[Context] = field(default_factory=list)
     summaries: list[Context] = field(default_factory=list)
 
     def __call__(self, context: Context) -> FauxTurn:
         if is_summary(context):
             self.summaries.append(context)
+            if callable(self.summary):
+                return self.summary(context)
             return [TextContent(text=self.summary)] if self.summary else []
         self.requests.append(context)
         reply = self.replies.pop(0)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from rein.ai import AssistantMessage, FauxReply, Model, TextContent
+from rein.ai import AssistantMessage, Context, FauxReply, Model, TextContent
 from rein.ai.providers.faux import FauxTurn
 from rein.session import COMPACTION_PREFIX, CompactionEntry, CustomMessageEntry, MessageEntry, Session
 from rein.session.compaction import MARKER_TYPE, context_tokens
@@ -163,3 +163,26 @@ def test_instruction_files_and_read_files_come_back_after_compaction(tmp_path: P
     text = reinject_text(str(tmp_path), ["src.py"], 2_000)
     assert text is not None and "Always run the tests with -q." in text and "return 1" in text
     assert reinject_text(str(tmp_path), ["src.py"], 10) is None
+
+
+def test_a_window_a_summary_request_learns_is_kept_by_the_session(harness: MakeHarness) -> None:
+    asyncio.run(_a_window_a_summary_request_learns_is_kept_by_the_session(harness))
+
+
+async def _a_window_a_summary_request_learns_is_kept_by_the_session(harness: MakeHarness) -> None:
+    def summarizer(context: Context) -> FauxTurn:
+        if len(str(context.messages)) > 6_000:
+            return FauxReply(error="prompt is too long: 3000 tokens > 2000 maximum")
+        return [TextContent(text="part")]
+
+    models = TwoModels(
+        replies=[[TextContent(text=f"reply {n} " + "r " * 200)] for n in range(4)], summary=summarizer
+    )
+    h = harness(models, model=faux(100_000))
+    await h.session.start()
+    for n in range(3):
+        await h.session.prompt(f"question {n} " + "q " * 1500)
+    await h.session.prompt("/compact")
+    assert len(models.summaries) > 1  # the first request was refused, then split
+    assert h.session.compactor.learned_window == 2000
+    assert h.session.compactor.window == 2000

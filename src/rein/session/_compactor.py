@@ -104,15 +104,30 @@ class Compactor:
         # request teaches the real one (the summarizer splits and goes on).
         budget = self.budget() or Budget.of(FALLBACK_WINDOW, self.settings, self.fixed_tokens())
         store = self.host.store
-        result = await compact_session(
-            store,
-            self._summarize(),
-            budget,
-            reason=reason,
-            instructions=instructions,
-            keep_recent=keep_recent,
-            fixed=self.fixed_tokens(),
-        )
+
+        async def attempt(budget: Budget) -> Compacted:
+            return await compact_session(
+                store,
+                self._summarize(),
+                budget,
+                reason=reason,
+                instructions=instructions,
+                keep_recent=keep_recent,
+                fixed=self.fixed_tokens(),
+            )
+
+        try:
+            result = await attempt(budget)
+        except SummaryOverflow as error:
+            # The model's window is smaller than believed, too small for the parts planned: plan
+            # again for the window the error names (once; a second overflow surfaces).
+            if error.window is None or error.window >= budget.window:
+                raise
+            self.learned_window = error.window
+            budget = Budget.of(error.window, self.settings, self.fixed_tokens())
+            result = await attempt(budget)
+        if result.window is not None and result.window < budget.window:
+            self.learned_window = result.window  # a summary request overflowed: the model is smaller
         text = reinject_text(self.host.cwd, result.read_files, budget.reinject)
         if text is not None:
             store.append_custom_message(REINJECT_TYPE, text, display=False)

@@ -64,6 +64,8 @@ class Compacted:
     read_files: tuple[str, ...] = ()
     """The files the session read, then those it changed (read again from disk after the compaction,
     the last ones first)."""
+    window: int | None = None
+    """The summarizer's window at the end: smaller than planned when an overflow taught it."""
 
     def describe(self) -> str:
         """One line for a person: what the compaction did and what it saved."""
@@ -197,6 +199,7 @@ async def compact_session(
         requests=result.requests,
         marker=marker,
         read_files=(*state.read, *(path for path, _ in state.modified)),
+        window=result.window,
     )
 
 
