@@ -186,3 +186,22 @@ async def _a_window_a_summary_request_learns_is_kept_by_the_session(harness: Mak
     assert len(models.summaries) > 1  # the first request was refused, then split
     assert h.session.compactor.learned_window == 2000
     assert h.session.compactor.window == 2000
+
+
+def test_a_failed_summary_leaves_the_branch_as_it_was(harness: MakeHarness) -> None:
+    asyncio.run(_a_failed_summary_leaves_the_branch_as_it_was(harness))
+
+
+async def _a_failed_summary_leaves_the_branch_as_it_was(harness: MakeHarness) -> None:
+    huge = "python3 -c \"print('z' * 28000)\""
+    models = TwoModels(
+        replies=[call("bash", "c1", command=huge), [TextContent(text="went on without")]],
+        summary=lambda context: FauxReply(error="the summarizer is down"),
+    )
+    h = harness(models, model=faux(4_000))
+    await h.session.start()
+    await h.session.prompt("print the big file")
+    path = h.store.tree.active_path()
+    assert not any(isinstance(e, CompactionEntry) for e in path)
+    assert not any(isinstance(e, CustomMessageEntry) and e.custom_type == MARKER_TYPE for e in path)
+    assert any("compaction failed" in text and "the summarizer is down" in text for text, _ in h.ui.notices)

@@ -147,14 +147,19 @@ async def compact_session(
     summarized = [_pruned_item(item, stale) for item in cut.summarize]
     state = extract_state(summarized, OperationalState.from_json(carried.get("state")))
     model_summary = carried.get("model_summary")
-    result = await summarize_chunked(
-        [serialize(message) for message in summarized],
-        summarize,
-        window=budget.window,
-        max_tokens=budget.summary,
-        previous=model_summary if isinstance(model_summary, str) and model_summary else _text(previous),
-        instructions=instructions,
-    )
+    try:
+        result = await summarize_chunked(
+            [serialize(message) for message in summarized],
+            summarize,
+            window=budget.window,
+            max_tokens=budget.summary,
+            previous=model_summary if isinstance(model_summary, str) and model_summary else _text(previous),
+            instructions=instructions,
+        )
+    except BaseException:
+        if marker:  # the branch goes on as it was; the marker stays in the tree, off the branch
+            store.branch(context.leaf_id)
+        raise
     words = recent_user_words(
         _strings(carried.get("user_messages")),
         [m.text for m in summarized if isinstance(m, UserMessage) and m.text.strip()],
