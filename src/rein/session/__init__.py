@@ -37,6 +37,7 @@ from rein.session._context import (
     ContextMessage,
     SessionContext,
     build_context,
+    message_text,
 )
 from rein.session._convert import to_agent_message
 from rein.session._entries import (
@@ -57,7 +58,7 @@ from rein.session._entries import (
 )
 from rein.session._file import LoadWarning, WarningKind
 from rein.session._fork import fork_session
-from rein.session._list import SessionInfo, list_all_sessions, list_sessions, message_text
+from rein.session._list import SessionInfo, list_all_sessions, list_sessions
 from rein.session._paths import SESSIONS_DIR, cwd_slug, find_latest_session, session_file_name, sessions_dir
 from rein.session._session import Session, timestamp
 from rein.session._tree import SessionTree, TreeView

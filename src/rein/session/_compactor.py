@@ -136,13 +136,12 @@ class Compactor:
 
     async def prepare_request(self, messages: list[AgentMessage]) -> list[AgentMessage] | None:
         """Compact when the next request would pass the threshold; the new history, or None."""
-        budget = self.budget()
-        if not self.settings.enabled or budget is None:
+        window = self.window
+        if not self.settings.enabled or window is None:
             return None
-        if (
-            context_tokens(messages, usage_from=self.host.usage_from) + self.fixed_tokens()
-            <= budget.threshold
-        ):
+        fixed = self.fixed_tokens()  # the schemas are serialized once per request, not per check
+        threshold = Budget.of(window, self.settings, fixed).threshold
+        if context_tokens(messages, usage_from=self.host.usage_from) + fixed <= threshold:
             return None
         try:
             await self.compact(reason="threshold")

@@ -18,7 +18,7 @@ Transient messages (per-turn hints) are appended after the path and never reach 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
@@ -90,6 +90,21 @@ class SessionContext:
             if converted is not None:
                 out.append(converted)
         return out
+
+
+def message_text(content: object) -> str:
+    """The text of a message's content: a string, or the `text` of its text blocks, joined."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(_texts(content))
+    return ""
+
+
+def _texts(blocks: Iterable[object]) -> Iterable[str]:
+    for block in blocks:
+        if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
+            yield block["text"]
 
 
 def _user_text(text: str) -> JsonObject:

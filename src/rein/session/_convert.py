@@ -6,27 +6,21 @@ from collections.abc import Sequence
 
 from rein.agent import AgentMessage, CustomMessage
 from rein.ai import MessageFormatError, UserMessage, message_from_json
-from rein.session._context import ContextMessage, SessionContext
+from rein.session._context import ContextMessage, SessionContext, message_text
 from rein.session._entries import Entry
 
 
 def to_agent_message(item: ContextMessage) -> AgentMessage | None:
     """A stored context message in the loop's types; unreadable ones are skipped, not fatal."""
     if item.kind == "custom_message":
-        text = _text_of(item.message.get("content"))  # the context gives custom content as blocks
+        text = message_text(item.message.get("content"))  # the context gives custom content as blocks
         return CustomMessage(custom_type=item.custom_type or "custom", content=text, display=not item.hidden)
     if item.kind in ("compaction_summary", "branch_summary"):  # built by the context, without a timestamp
-        return UserMessage.of(_text_of(item.message.get("content")))
+        return UserMessage.of(message_text(item.message.get("content")))
     try:
         return message_from_json(item.message)
     except MessageFormatError:
         return None
-
-
-def _text_of(content: object) -> str:
-    if not isinstance(content, list):
-        return ""
-    return "".join(str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text")
 
 
 def view_messages(path: Sequence[Entry], context: SessionContext) -> tuple[list[AgentMessage], int]:

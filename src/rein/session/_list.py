@@ -9,11 +9,11 @@ of the store, imports nothing from `rein.ai`.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from rein.session._context import message_text
 from rein.session._entries import MessageEntry
 from rein.session._file import newest_first
 from rein.session._paths import SESSIONS_DIR, sessions_dir
@@ -106,21 +106,6 @@ def first_prompt(tree: TreeView) -> str:
         if isinstance(entry, MessageEntry) and entry.message.get("role") == "user":
             return message_text(entry.message.get("content"))
     return ""
-
-
-def message_text(content: object) -> str:
-    """The text of a message's content: a string, or the `text` of its text blocks, joined."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(_texts(content))
-    return ""
-
-
-def _texts(blocks: Iterable[object]) -> Iterable[str]:
-    for block in blocks:
-        if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
-            yield block["text"]
 
 
 def _problem(path: Path, error: Exception) -> str:
