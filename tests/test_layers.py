@@ -47,8 +47,10 @@ MAY_IMPORT: Mapping[str, frozenset[str]] = {
     "builtins": ENGINES | RUNTIME | SHARED,
     # the terminal UI, below the CLI that starts it
     "tui": ENGINES | RUNTIME | SHARED | {"builtins"},
+    # the session server (`rein serve`): the runtime and the engines it runs for server-side runs
+    "server": ENGINES | RUNTIME | SHARED | {"builtins"},
     # the `rein` command: everything
-    "cli": ENGINES | RUNTIME | SHARED | {"builtins", "hooks", "tui"},
+    "cli": ENGINES | RUNTIME | SHARED | {"builtins", "hooks", "tui", "server"},
 }
 
 
