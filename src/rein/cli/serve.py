@@ -1,0 +1,85 @@
+"""`rein serve`: the session server (see docs/server.md).
+
+Exit codes (the table every `rein` command follows, see docs/cli.md):
+
+    0  stopped by SIGTERM or SIGINT
+    2  usage or input error: a bad option, a non-loopback --host without a token, a store or port
+       that cannot be opened
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rein.cli._typer import command, plain_app, run_app
+from rein.server import ConfigError, load_config
+from rein.server import serve as run_server
+
+app = plain_app("Serve sessions over HTTP: the session tree and the model calls live on this machine.")
+
+
+@command(app)
+def serve(
+    host: Annotated[
+        str, typer.Option(metavar="<addr>", help="Address to bind (not loopback: needs a token).")
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option(metavar="<n>", help="Port (0: any free one).", min=0, max=65535)
+    ] = 4217,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            metavar="<url>",
+            help="A SQLite file, sqlite:///path or postgresql://... (default: REIN_SERVER_DB,"
+            " else ~/.rein/server/sessions.db).",
+        ),
+    ] = None,
+    tokens_file: Annotated[
+        str | None,
+        typer.Option(metavar="<file>", help="`USER TOKEN` lines: one token per user, sessions kept apart."),
+    ] = None,
+    provider: Annotated[
+        str, typer.Option(metavar="<name>", help="The provider of server-side runs.")
+    ] = "faux",
+    model: Annotated[
+        str | None, typer.Option(metavar="<id>", help="Its model (default: the provider's).")
+    ] = None,
+    base_url: Annotated[str | None, typer.Option(metavar="<url>", help="A compatible model server.")] = None,
+    allow_client_keys: Annotated[bool, typer.Option(help="Honour a request's options.apiKey.")] = False,
+    max_request_kb: Annotated[
+        int, typer.Option(metavar="<kb>", help="Largest body; larger ones go in chunks.", min=1)
+    ] = 512,
+    rate_per_minute: Annotated[
+        int, typer.Option(metavar="<n>", help="Requests a minute per user (0: no limit).", min=0)
+    ] = 600,
+    timebox: Annotated[
+        str | None,
+        typer.Option(metavar="<budget>", help='Every session\'s budget, e.g. "30m turns:20 tokens:2M".'),
+    ] = None,
+) -> None:
+    """Serve sessions over HTTP on HOST:PORT (127.0.0.1:4217 by default) until stopped. Any address
+    but loopback needs REIN_SERVER_TOKEN (bearer auth) or --tokens-file. Provider keys come from this
+    process's environment, never from a client unless --allow-client-keys.
+
+    Exit status: 0 stopped by a signal, 2 usage or input error.
+    """
+    options: dict[str, object] = {
+        "host": host, "port": port, "db": db, "tokens_file": tokens_file, "provider": provider,
+        "model": model, "base_url": base_url, "allow_client_keys": allow_client_keys,
+        "max_request_kb": max_request_kb, "rate_per_minute": rate_per_minute, "cwd": str(Path.cwd()),
+        "timebox": timebox,
+    }  # fmt: skip
+    try:
+        config = load_config(options, os.environ)
+    except ConfigError as error:
+        typer.echo(f"rein serve: {error}", err=True)
+        raise typer.Exit(2) from None
+    raise typer.Exit(run_server(config))
+
+
+def run(args: list[str], prog: str) -> int:
+    return run_app(app, args, prog)

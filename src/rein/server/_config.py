@@ -1,0 +1,148 @@
+"""The session server's configuration: one frozen value built once from `rein serve`'s options and
+the environment, read by every part of the server (`request.app.state.config`).
+
+    config = load_config({"host": "127.0.0.1", "port": 4217}, os.environ)   # raises ConfigError
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+from rein.server._timebox import TimeboxSpec, parse_timebox
+
+DEFAULT_PORT = 4217
+DEFAULT_MAX_REQUEST_BYTES = 512 * 1024
+DEFAULT_MAX_PENDING_CHUNK_BYTES = 256 * 1024 * 1024
+PROVIDER_KEYS: Mapping[str, str] = MappingProxyType({
+    "anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY", "openai-responses": "OPENAI_API_KEY",
+})  # fmt: skip
+"""Where the server's own provider key comes from (the variables the providers read)."""
+
+
+class ConfigError(Exception):
+    """A bad option or file; `str()` is the one-line problem (`rein serve` exits 2 with it)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+    db: str = ""
+    """The store URL (`sqlite:///path`, a path, `postgresql://...`); "" = SQLite under `home`."""
+    token: str | None = None
+    """REIN_SERVER_TOKEN: every request must carry it as a bearer token (owner "default")."""
+    tokens: Mapping[str, str] = field(default_factory=dict)
+    """token -> user from a tokens file: each user sees only their own sessions."""
+    provider: str = "faux"
+    model: str = ""
+    base_url: str | None = None
+    api_key: str | None = None
+    """The server's provider key (from its environment), never a client's..."""
+    allow_client_keys: bool = False
+    """...unless this is set: then a request's `options.apiKey` is honoured."""
+    max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
+    """Larger bodies get 413 REQUEST_TOO_LARGE; clients send them as chunks."""
+    max_pending_chunk_bytes: int = DEFAULT_MAX_PENDING_CHUNK_BYTES
+    rate_per_minute: int = 600
+    """Requests per minute per owner (a token bucket); 0 turns the limit off."""
+    cwd: str = "."
+    """Where the server reads its own `.rein` settings and rules."""
+    timebox: TimeboxSpec | None = None
+    """`--timebox`: the budget every session on the server gets (`rein.server._timebox`)."""
+    holder: str = field(default_factory=lambda: uuid.uuid4().hex)
+    """This process's writer-lease holder id."""
+    home: Path = field(default_factory=Path.home)
+
+    @property
+    def auth_required(self) -> bool:
+        return self.token is not None or bool(self.tokens)
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def read_tokens(path: Path) -> dict[str, str]:
+    """A tokens file: one `USER TOKEN` pair per line; blank lines and `#` comments are skipped."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read the tokens file: {error}") from None
+    tokens: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        if len(words) != 2:
+            raise ConfigError(f"{path}:{number}: expected `USER TOKEN`, got {len(words)} words")
+        user, token = words
+        if token in tokens:
+            raise ConfigError(f"{path}:{number}: this token is already given to {tokens[token]!r}")
+        tokens[token] = user
+    return tokens
+
+
+def load_config(args: Mapping[str, object], env: Mapping[str, str]) -> ServerConfig:
+    """The configuration from `rein serve`'s option values (`args`, None for an option not given) and
+    the environment (REIN_SERVER_TOKEN, REIN_SERVER_DB, REIN_SERVER_TOKENS_FILE, the provider keys).
+    Raises ConfigError, for example for a non-loopback host without a token."""
+
+    def text(name: str, variable: str | None = None) -> str | None:
+        value = args.get(name)
+        if value is None and variable is not None:
+            value = env.get(variable) or None
+        return None if value is None else str(value)
+
+    def number(name: str, default: int, scale: int = 1) -> int:
+        value = args.get(name)
+        if value is None:
+            return default
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ConfigError(f"--{name.replace('_', '-')}: expected a non-negative integer, got {value!r}")
+        return value * scale
+
+    host = text("host") or "127.0.0.1"
+    port = number("port", DEFAULT_PORT)
+    if port > 65535:
+        raise ConfigError(f"--port: {port} is not a port number")
+    tokens_file = text("tokens_file", "REIN_SERVER_TOKENS_FILE")
+    tokens = read_tokens(Path(tokens_file)) if tokens_file else {}
+    token = text("token", "REIN_SERVER_TOKEN")
+    if not is_loopback(host) and token is None and not tokens:
+        raise ConfigError(f"--host {host} is not loopback: set REIN_SERVER_TOKEN (or --tokens-file) first")
+    provider = text("provider") or "faux"
+    key_variable = PROVIDER_KEYS.get(provider)
+    return ServerConfig(
+        host=host,
+        port=port,
+        db=text("db", "REIN_SERVER_DB") or "",
+        token=token,
+        tokens=MappingProxyType(tokens),
+        provider=provider,
+        model=text("model") or "",
+        base_url=text("base_url"),
+        api_key=(env.get(key_variable) or None) if key_variable else None,
+        allow_client_keys=bool(args.get("allow_client_keys")),
+        max_request_bytes=number("max_request_kb", DEFAULT_MAX_REQUEST_BYTES, 1024),
+        rate_per_minute=number("rate_per_minute", 600),
+        cwd=text("cwd") or ".",
+        timebox=_timebox(text("timebox") or ""),
+        home=Path(env["HOME"]) if env.get("HOME") else Path.home(),
+    )
+
+
+def _timebox(text: str) -> TimeboxSpec | None:
+    try:
+        return parse_timebox(text)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None

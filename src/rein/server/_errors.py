@@ -1,0 +1,48 @@
+"""The server's one exception type and its wire form.
+
+    ProtocolError (status, code, message, details)   a request the server refuses, as the fork does
+      -> error_response(err)   {"error": message, "code": code, "details": {...}} with `status`
+
+Store failures (`rein.server.store.StoreError`) are translated at the app's edge into 500
+INTERNAL_ERROR (or 409 WRITER_FENCED when retries ran out); nothing else escapes a handler.
+"""
+
+from __future__ import annotations
+
+from starlette.responses import JSONResponse
+
+from rein.session.remote._protocol import ErrorCode
+
+
+class ProtocolError(Exception):
+    """A refused request: HTTP `status`, the fork's `code`, a one-line `message` naming the field or
+    the entry, and optional `details` (the fork's, e.g. `{"entryId": ...}`)."""
+
+    def __init__(
+        self, status: int, code: ErrorCode, message: str, details: dict[str, object] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code: ErrorCode = code
+        self.message = message
+        self.details = details
+
+
+def error_body(err: ProtocolError) -> dict[str, object]:
+    body: dict[str, object] = {"error": err.message, "code": err.code}
+    if err.details is not None:
+        body["details"] = err.details
+    return body
+
+
+def error_response(err: ProtocolError, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(error_body(err), status_code=err.status, headers=headers)
+
+
+def invalid(field: str, problem: str) -> ProtocolError:
+    """400 INVALID_REQUEST naming the field: `entries[3].parentId must be a string or null`."""
+    return ProtocolError(400, "INVALID_REQUEST", f"{field} {problem}", {"field": field})
+
+
+def missing(field: str) -> ProtocolError:
+    return ProtocolError(400, "REQUIRED_FIELD_MISSING", f"{field} is required", {"field": field})

@@ -1,0 +1,150 @@
+"""The handlers of the session routes: each validates its fields (`_validate`), calls the service,
+and answers the fork's body. POST handlers share one signature, `(request, owner, body)`, so a
+chunked request completes into the same handler as a plain one.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from rein.server import _validate as check
+from rein.server._errors import ProtocolError, missing
+from rein.server._service import SessionService
+from rein.server._validate import Body
+from rein.server._view import SessionView
+
+
+def _service(request: Request) -> SessionService:
+    service: SessionService = request.app.state.service
+    return service
+
+
+async def _summary(request: Request, owner: str, sid: str) -> JSONResponse:
+    view = await _service(request).get(owner, sid)
+    if view is None:  # deleted between the write and this read
+        raise ProtocolError(404, "SESSION_NOT_FOUND", "session not found")
+    return JSONResponse(view.summary())
+
+
+def _leaf(body: Body) -> str | None:
+    return check.optional_string(body, "leafId")
+
+
+async def session_init(request: Request, owner: str, body: Body) -> Response:
+    sid = check.session_id(body.get("sessionId"))
+    await _service(request).init(owner, sid, check.static_context(body))
+    return await _summary(request, owner, sid)
+
+
+async def session_update(request: Request, owner: str, body: Body) -> Response:
+    sid = check.session_id(body.get("sessionId"))
+    context = check.static_context(body)
+    if context is None:
+        raise missing("staticContext")
+    await _service(request).init(owner, sid, context)
+    return await _summary(request, owner, sid)
+
+
+async def session_sync(request: Request, owner: str, body: Body) -> Response:
+    sid = check.session_id(body.get("sessionId"))
+    messages, context = check.messages(body), check.static_context(body)
+    return JSONResponse((await _service(request).replace_messages(owner, sid, messages, context)).summary())
+
+
+async def session_append(request: Request, owner: str, body: Body) -> Response:
+    sid = check.session_id(body.get("sessionId"))
+    messages, context = check.messages(body), check.static_context(body)
+    return JSONResponse((await _service(request).append_messages(owner, sid, messages, context)).summary())
+
+
+async def tree_sync(request: Request, owner: str, body: Body) -> Response:
+    sid = check.session_id(body.get("sessionId"))
+    entries, leaf, context = check.entries(body), _leaf(body), check.static_context(body)
+    return JSONResponse((await _service(request).replace_tree(owner, sid, entries, leaf, context)).summary())
+
+
+async def tree_append(request: Request, owner: str, body: Body) -> Response:
+    sid = check.session_id(body.get("sessionId"))
+    entries, leaf, context = check.entries(body), _leaf(body), check.static_context(body)
+    return JSONResponse((await _service(request).append(owner, sid, entries, leaf, context)).summary())
+
+
+async def tree_switch(request: Request, owner: str, body: Body) -> Response:
+    sid = check.session_id(body.get("sessionId"))
+    return JSONResponse((await _service(request).switch(owner, sid, _leaf(body))).summary())
+
+
+async def compact(request: Request, owner: str, body: Body) -> Response:
+    from rein.server._compact import compact_endpoint  # lazy: the summarizer loads only when used
+
+    return await compact_endpoint(request, owner, body)
+
+
+async def stream(request: Request, owner: str, body: Body) -> Response:
+    from rein.server._stream import stream_endpoint  # lazy: the providers load only when used
+
+    return await stream_endpoint(request, owner, body)
+
+
+async def run(request: Request, owner: str) -> Response:
+    from rein.server._stream import run_endpoint
+
+    sid = check.session_id(request.path_params["session_id"])
+    return await run_endpoint(request, owner, sid, str(request.path_params["run_id"]))
+
+
+async def sessions(request: Request, owner: str) -> Response:
+    return JSONResponse({"sessions": [view.listing() for view in await _service(request).sessions(owner)]})
+
+
+async def delete(request: Request, owner: str) -> Response:
+    sid = check.session_id(request.path_params["session_id"])
+    await _service(request).delete(owner, sid)
+    return JSONResponse({"deleted": sid})
+
+
+async def history(request: Request, owner: str) -> Response:
+    """The session's full state, or only the entries after `entriesFrom` (a `treePatch`) when the
+    caller's prefix still matches: `entriesFrom` within the tree, `revision` not ahead of the
+    server's, and `baseTreeHash` (if given) the hash of the first `entriesFrom` entries."""
+    sid = check.session_id(request.path_params["session_id"])
+    params = request.query_params
+    start = check.query_int(params, "from") or 0
+    entries_from = check.query_int(params, "entriesFrom")
+    revision = check.query_int(params, "revision")
+    base = params.get("baseTreeHash")
+    view = await _service(request).get(owner, sid)
+    if view is None:
+        raise ProtocolError(404, "SESSION_NOT_FOUND", "session not found")
+    body = history_body(view, start)
+    if (
+        entries_from is not None
+        and entries_from <= view.row.entry_count
+        and (revision is None or revision <= view.row.revision)
+        and (base is None or base == view.prefix_hash(entries_from))
+    ):
+        patch: dict[str, object] = {"entriesFrom": entries_from}
+        if revision is not None:
+            patch["baseRevision"] = revision
+        patch.update(
+            entries=list(view.entries[entries_from:]), leafId=view.row.leaf_id, revision=view.row.revision
+        )
+        body["treePatch"] = patch
+    else:
+        body["entries"] = list(view.entries)
+    return JSONResponse(body)
+
+
+def history_body(view: SessionView, start: int) -> dict[str, object]:
+    body: dict[str, object] = {"sessionId": view.row.session_id}
+    if view.static_context is not None:
+        body["staticContext"] = view.static_context
+    messages = view.messages()
+    return {
+        **body,
+        **view.summary(),
+        "messageCount": len(messages),
+        "baseMessageCount": start,
+        "messages": messages[start:],
+    }
