@@ -1,0 +1,178 @@
+"""One server-side reply: provider calls with stream rules, as rein's loop does them (`_Run.reply`).
+
+With stream rules on (the client sent `reinEvents` and the server has rules), each delta goes to a
+TTSR manager restored from the branch; an interrupting match cuts the provider stream at once, the
+partial reply is dropped, the injection is persisted on the session exactly as a local run persists it
+(a `custom` entry `ttsr_injection` with the records, then a hidden `custom_message` `ttsr-injection`
+with the rule text), a `stream_retry` event tells the client which entries to add, and the next
+provider call has the injection appended. At most `max_retries` cuts per request, like the loop's
+`max_retries_per_turn`. The final reply's bash calls get steering's verdicts in its `done` event.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal
+
+from starlette.applications import Starlette
+
+from rein.ai import (
+    AbortSignal,
+    AssistantMessage,
+    Context,
+    DoneEvent,
+    ErrorEvent,
+    JsonValue,
+    Provider,
+    TextDeltaEvent,
+    TextEndEvent,
+    ThinkingDeltaEvent,
+    ThinkingEndEvent,
+    ToolCall,
+    ToolCallDeltaEvent,
+    ToolCallEndEvent,
+    UserMessage,
+)
+from rein.builtins.ttsr import INJECTION_ENTRY, INJECTION_MESSAGE
+from rein.server._engines import Engines
+from rein.server._wire import proxy_event
+from rein.session import timestamp
+from rein.ttsr import MatchContext, RuleMatch, TtsrManager
+
+if TYPE_CHECKING:
+    from rein.server._stream import StreamRequest
+
+Emit = Callable[[dict[str, JsonValue] | None], None]
+_Delta = (
+    TextDeltaEvent
+    | ThinkingDeltaEvent
+    | ToolCallDeltaEvent
+    | TextEndEvent
+    | ThinkingEndEvent
+    | ToolCallEndEvent
+)
+
+
+async def run_reply(
+    app: Starlette, prepared: StreamRequest, provider: Provider, engines: Engines, emit: Emit
+) -> AssistantMessage:
+    """The final reply of the request (its events emitted), after any stream-rule retries."""
+    manager: TtsrManager | None = None
+    if prepared.rein_events and engines.rules:
+        view = await app.state.service.get(prepared.owner, prepared.session_id)
+        manager = engines.ttsr_manager(view.branch() if view is not None else [])
+    context = prepared.context
+    retries = 0
+    while True:
+        hooked = manager if retries < engines.max_retries else None
+        reply, cut = await _attempt(provider, prepared, context, hooked, emit, engines)
+        if cut is None or manager is None:
+            return reply
+        retries += 1
+        text = manager.render_interrupt(cut)
+        entries = await _persist(app, prepared, manager, cut, text)
+        names = ", ".join(m.name for m in cut)
+        emit({"type": "stream_retry", "reason": f"stream rule: {names}", "entries": entries})
+        context = Context(
+            system_prompt=context.system_prompt,
+            messages=(*context.messages, UserMessage.of(text)),
+            tools=context.tools,
+        )
+
+
+async def _attempt(
+    provider: Provider,
+    prepared: StreamRequest,
+    context: Context,
+    manager: TtsrManager | None,
+    emit: Emit,
+    engines: Engines,
+) -> tuple[AssistantMessage, list[RuleMatch] | None]:
+    signal = AbortSignal()
+    options = dataclasses.replace(prepared.options, signal=signal)
+    if manager is not None:
+        manager.reset()  # a new provider call: fresh buffers
+    cut: list[RuleMatch] | None = None
+    final: AssistantMessage | None = None
+    async with provider.stream(prepared.model, context, options) as events:
+        async for event in events:
+            if isinstance(event, DoneEvent | ErrorEvent):
+                final = event.message
+                if cut is None:
+                    emit(_final(event, engines, prepared))
+                continue
+            if cut is not None:
+                continue  # the cut reply is dropped: nothing more of it reaches the client
+            payload = proxy_event(event)
+            if payload is not None:
+                emit(payload)
+            if manager is not None and isinstance(event, _Delta):
+                matches = _check(manager, event)
+                interrupting = [m for m in matches if m.interrupt]
+                if interrupting:
+                    cut = interrupting
+                    signal.abort("stream rule")
+    assert final is not None, "a provider stream ends with a final event"
+    return final, cut
+
+
+def _check(manager: TtsrManager, event: _Delta) -> tuple[RuleMatch, ...]:
+    final = isinstance(event, TextEndEvent | ThinkingEndEvent | ToolCallEndEvent)
+    text = event.delta if isinstance(event, TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent) else ""
+    if isinstance(event, ToolCallDeltaEvent | ToolCallEndEvent):
+        block = event.partial.content[event.index]
+        assert isinstance(block, ToolCall)
+        context = MatchContext(source="tool", tool_name=block.name, tool_call_id=block.id)
+    else:
+        source: Literal["text", "thinking"] = (
+            "text" if isinstance(event, TextDeltaEvent | TextEndEvent) else "thinking"
+        )
+        context = MatchContext(source=source)
+    return manager.check_delta(text, context, final=final)
+
+
+def _final(event: DoneEvent | ErrorEvent, engines: Engines, prepared: StreamRequest) -> dict[str, JsonValue]:
+    payload = proxy_event(event)
+    assert payload is not None
+    if isinstance(event, DoneEvent):
+        blocked = engines.steer(event.message, prepared.cwd)
+        if blocked:
+            payload["steering"] = list(blocked)
+    return payload
+
+
+async def _persist(
+    app: Starlette, prepared: StreamRequest, manager: TtsrManager, cut: list[RuleMatch], text: str
+) -> list[JsonValue]:
+    """The injection as a local run records it: the records entry, then the hidden message."""
+    service = app.state.service
+    view = await service.get(prepared.owner, prepared.session_id)
+    leaf = view.row.leaf_id if view is not None else None
+    names: list[JsonValue] = [m.name for m in cut]
+    records = manager.mark_injected(cut)
+    record: dict[str, JsonValue] = {
+        "type": "custom", "id": _new_id(), "parentId": leaf, "timestamp": timestamp(),
+        "customType": INJECTION_ENTRY,
+        "data": {"rules": names, "records": [_plain(r.to_dict()) for r in records]},
+    }  # fmt: skip
+    message: dict[str, JsonValue] = {
+        "type": "custom_message", "id": _new_id(), "parentId": record["id"], "timestamp": timestamp(),
+        "customType": INJECTION_MESSAGE, "content": text, "display": False, "details": {"rules": names},
+    }  # fmt: skip
+    for entry in (record, message):
+        await service.append_entry(prepared.owner, prepared.session_id, entry)
+    return [record, message]
+
+
+def _plain(data: dict[str, object]) -> JsonValue:
+    return {
+        key: value
+        for key, value in data.items()
+        if isinstance(value, str | int | float | bool) or value is None
+    }
+
+
+def _new_id() -> str:
+    return secrets.token_hex(4)

@@ -1,0 +1,262 @@
+"""`POST /api/stream`: one model reply for a session, streamed as the fork's proxy events over SSE.
+
+The body (the fork's, plus rein's fields): `sessionId`; `runId` (optional: journal the run, replay a
+completed one, 409 RUN_IN_PROGRESS for a running one); `model` (optional: the server's configured
+provider and model are used, a `model.id` other than the server's is refused); `options.apiKey`
+(ignored unless the server allows client keys); `staticContext`; `contextOverlay` (the whole context)
+or else the branch's messages plus `ephemeralMessages` (never tree entries); rein's `reinEvents`
+(stream rules run, and a cut is announced by a `stream_retry` event) and `cwd` (the client's
+directory, for steering's rule matching only).
+
+The response is `text/event-stream`: a `: keep-alive` comment first and every 15 s, then
+`data: {json}` per event. The reply runs in a background task (`_runs.spawn`), so a client that
+disconnects does not stop it: the journal gets the final message and the client recovers it by runId.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
+from dataclasses import dataclass
+
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+
+from rein.ai import (
+    AssistantMessage,
+    Context,
+    JsonValue,
+    Message,
+    Model,
+    StreamOptions,
+    Tool,
+    UnknownProviderError,
+    get_provider,
+)
+from rein.server._attempt import run_reply
+from rein.server._config import ServerConfig
+from rein.server._engines import get_engines
+from rein.server._errors import ProtocolError, error_response, invalid, missing
+from rein.server._runs import Journal, run_endpoint, spawn
+from rein.server._timebox import check
+from rein.server._view import SessionView
+from rein.server._wire import branch_messages, pi_message, replay_events, wire_message
+
+__all__ = ["run_endpoint", "stream_endpoint"]
+
+HEARTBEAT = ": keep-alive\n\n"
+HEARTBEAT_SECONDS = 15.0
+Emit = Callable[[dict[str, JsonValue] | None], None]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StreamRequest:
+    owner: str
+    session_id: str
+    run_id: str | None
+    model: Model
+    options: StreamOptions
+    context: Context
+    rein_events: bool
+    cwd: str | None
+
+
+async def stream_endpoint(request: Request, owner: str, body: dict[str, object]) -> Response:
+    try:
+        prepared = await _prepare(request, owner, body)
+    except ProtocolError as error:
+        return error_response(error)
+    if isinstance(prepared, list):
+        return _sse_response(_replayed(prepared))
+    store = request.app.state.store
+    journal = Journal(store, owner, prepared.session_id, prepared.run_id)
+    await journal.put("running")
+    queue: asyncio.Queue[dict[str, JsonValue] | None] = asyncio.Queue()
+    spawn(request.app, _run(request, prepared, journal, queue.put_nowait))
+    return _sse_response(_events(queue))
+
+
+async def _prepare(
+    request: Request, owner: str, body: dict[str, object]
+) -> StreamRequest | list[dict[str, JsonValue]]:
+    """The validated request, or the events of the completed run it names (a replay)."""
+    config: ServerConfig = request.app.state.config
+    service = request.app.state.service
+    session_id = body.get("sessionId")
+    if not isinstance(session_id, str) or not session_id:
+        raise missing("sessionId")
+    run_id = body.get("runId")
+    if run_id is not None and (not isinstance(run_id, str) or not run_id):
+        raise invalid("runId", "must be a non-empty string")
+    model_id = _model_id(body.get("model"), config)
+    options = _options(body.get("options"), config)
+    static = body.get("staticContext")
+    if static is not None:
+        if not isinstance(static, dict):
+            raise invalid("staticContext", "must be an object")
+        await service.init(owner, session_id, static)
+    view: SessionView | None = await service.get(owner, session_id)
+    if view is None or view.static_context is None:
+        raise ProtocolError(
+            400,
+            "SESSION_NO_STATIC_CONTEXT",
+            "Session has no static context. Initialize with /api/session/init first.",
+        )
+    if run_id is not None:
+        run = await request.app.state.store.run(owner, session_id, run_id)
+        if run is not None and run.status == "running":
+            raise ProtocolError(409, "RUN_IN_PROGRESS", f"run {run_id!r} is already in progress")
+        if run is not None and run.status == "completed" and run.message is not None:
+            journaled = wire_message(json.loads(run.message), "run.message")
+            if isinstance(journaled, AssistantMessage):
+                return replay_events(journaled)
+    overlay = _messages(body, "contextOverlay")
+    ephemeral = _messages(body, "ephemeralMessages")
+    branch = branch_messages(view.branch())
+    messages = overlay if overlay is not None else [*branch, *(ephemeral or [])]
+    now = int(time.time() * 1000)
+    warning = check(config.timebox, created_ms=view.row.created_ms, messages=branch, now_ms=now)
+    cwd = body.get("cwd")
+    if cwd is not None and not isinstance(cwd, str):
+        raise invalid("cwd", "must be a string")
+    return StreamRequest(
+        owner=owner,
+        session_id=session_id,
+        run_id=run_id,
+        model=Model(provider=config.provider, id=model_id, base_url=config.base_url),
+        options=options,
+        context=_context(view.static_context, messages, warning),
+        rein_events=body.get("reinEvents") is True,
+        cwd=cwd,
+    )
+
+
+def _model_id(model: object, config: ServerConfig) -> str:
+    if model is None:
+        return config.model or config.provider
+    if not isinstance(model, dict):
+        raise invalid("model", "must be an object")
+    wanted = model.get("id")
+    if wanted is None or wanted == config.model or not config.model:
+        return config.model or (wanted if isinstance(wanted, str) and wanted else config.provider)
+    raise invalid("model.id", f"must be the server's model {config.model!r}, got {wanted!r:.60}")
+
+
+def _options(options: object, config: ServerConfig) -> StreamOptions:
+    if options is None:
+        return StreamOptions(api_key=config.api_key)
+    if not isinstance(options, dict):
+        raise invalid("options", "must be an object")
+    key = options.get("apiKey")
+    if config.allow_client_keys and isinstance(key, str) and key:
+        return StreamOptions(api_key=key)
+    return StreamOptions(api_key=config.api_key)
+
+
+def _messages(body: Mapping[str, object], field: str) -> list[Message] | None:
+    value = body.get(field)
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise invalid(field, "must be an array")
+    return [wire_message(item, f"{field}[{i}]") for i, item in enumerate(value)]
+
+
+def _context(static: Mapping[str, object], messages: list[Message], warning: str) -> Context:
+    """The request's context: the static context's prompt (with the timebox's warning block from 80
+    percent of the server's budget, as a local run's system prompt carries it) and tools."""
+    prompt = static.get("systemPrompt")
+    if warning:
+        prompt = f"{prompt}\n\n{warning}" if isinstance(prompt, str) and prompt else warning
+    tools: list[Tool] = []
+    raw_tools = static.get("tools")
+    for raw in raw_tools if isinstance(raw_tools, list) else []:
+        if isinstance(raw, dict) and isinstance(raw.get("name"), str):
+            parameters = raw.get("parameters")
+            tools.append(
+                Tool(
+                    name=str(raw["name"]),
+                    description=str(raw.get("description", "")),
+                    parameters=parameters
+                    if isinstance(parameters, dict)
+                    else {"type": "object", "properties": {}},
+                )
+            )
+    return Context(
+        system_prompt=prompt if isinstance(prompt, str) else None,
+        messages=tuple(messages),
+        tools=tuple(tools),
+    )
+
+
+async def _run(request: Request, prepared: StreamRequest, journal: Journal, emit: Emit) -> None:
+    """The background run: the reply (with stream-rule retries), its steering verdicts, the journal."""
+    app = request.app
+    try:
+        engines = get_engines(app)
+        try:
+            provider = get_provider(prepared.model.provider)
+        except (UnknownProviderError, ImportError) as error:
+            message = f"cannot load provider {prepared.model.provider!r}: {error}"
+            await journal.put("failed", error=message)
+            emit(_error_event(message))
+            return
+        reply = await run_reply(app, prepared, provider, engines, emit)
+        await journal.finish(reply, pi_message(reply))
+    except asyncio.CancelledError:
+        raise
+    except Exception as error:  # a store or engine failure: the client and the journal learn it
+        message = f"server run failed: {error}"
+        await _quietly(journal.put("failed", error=message))
+        emit(_error_event(message))
+    finally:
+        emit(None)
+
+
+async def _quietly(work: Coroutine[object, object, None]) -> None:
+    try:
+        await work
+    except Exception:
+        return
+
+
+def _error_event(message: str) -> dict[str, JsonValue]:
+    zero: dict[str, JsonValue] = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}
+    usage: dict[str, JsonValue] = {
+        "input": 0,
+        "output": 0,
+        "cacheRead": 0,
+        "cacheWrite": 0,
+        "totalTokens": 0,
+        "cost": zero,
+    }
+    return {"type": "error", "reason": "error", "errorMessage": message, "usage": usage}
+
+
+def _sse_response(events: AsyncIterator[str]) -> StreamingResponse:
+    return StreamingResponse(
+        events,
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+async def _replayed(events: list[dict[str, JsonValue]]) -> AsyncIterator[str]:
+    yield HEARTBEAT
+    for event in events:
+        yield f"data: {json.dumps(event)}\n\n"
+
+
+async def _events(queue: asyncio.Queue[dict[str, JsonValue] | None]) -> AsyncIterator[str]:
+    yield HEARTBEAT
+    while True:
+        try:
+            event = await asyncio.wait_for(queue.get(), HEARTBEAT_SECONDS)
+        except TimeoutError:
+            yield HEARTBEAT
+            continue
+        if event is None:
+            return
+        yield f"data: {json.dumps(event)}\n\n"
