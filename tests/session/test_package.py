@@ -16,7 +16,7 @@ def test_door_exports_exactly_what_it_declares() -> None:
     for name in rein.session.__all__:
         assert hasattr(rein.session, name), name
     public = {n for n in dir(rein.session) if not n.startswith("_")}
-    assert public - set(rein.session.__all__) <= {"annotations", "errors", "compaction"}
+    assert public - set(rein.session.__all__) <= {"annotations", "errors", "compaction", "remote"}
     assert len(set(rein.session.__all__)) == len(rein.session.__all__)
 
 

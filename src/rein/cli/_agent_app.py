@@ -33,6 +33,13 @@ OPTIONS = (
     Option(("--resume",), "<file>", "Resume a session file."),
     Option(("--cwd",), "<dir>", "Project directory (default: here)."),
     Option(
+        ("--server",),
+        "<url>",
+        "Keep the session on a `rein serve` server, which calls the model (default: $REIN_SERVER_URL;"
+        " token: $REIN_SERVER_TOKEN). --model asks it for a model; --provider/--base-url are refused.",
+    ),
+    Option(("--session",), "<id>", "With --server: continue the server's session with this id."),
+    Option(
         ("--approve",),
         "<ask|auto|deny>",
         "Tool calls that change things: ask first, run them, or refuse them (default: the settings'"
@@ -57,6 +64,8 @@ class AgentOptions:
     resume_latest: bool = False
     resume: Path | None = None
     cwd: Path | None = None
+    server: str | None = None
+    session: str | None = None
     no_extensions: bool = False
     approve: Approve | None = None
 
@@ -107,6 +116,8 @@ def parse(args: list[str], prog: str = "rein") -> AgentOptions | int:
         resume_latest=values.resume_latest,
         resume=Path(values.resume) if values.resume is not None else None,
         cwd=Path(values.cwd) if values.cwd is not None else None,
+        server=values.server,
+        session=values.session,
         no_extensions=values.no_extensions,
         approve=next((choice for choice in APPROVE if choice == values.approve), None),
     )

@@ -44,6 +44,7 @@ from rein.session import (
     sessions_dir,
 )
 from rein.session.compaction import CompactionSettings
+from rein.session.remote import SERVER_MODEL, RemoteError, RemoteSession, ServerError, ServerProvider, connect
 from rein.settings import SettingsFileError, load_settings
 
 SYSTEM_PROMPT = (
@@ -92,18 +93,25 @@ def build(options: AgentOptions, ui: UI) -> AgentSession:
     home = Path.home()
     settings = load_settings(cwd, home)
     general = settings.get("rein", {})
-    provider_name = choose_provider(options.provider, general)
-    provider: Provider = get_provider(provider_name)
-    model_id = options.model or general.get("model") or DEFAULT_MODELS.get(provider_name, "default")
-    base_url = options.base_url or general.get("base_url")
-    model = Model(provider=provider_name, id=str(model_id), base_url=str(base_url) if base_url else None)
+    remote = remote_parts(options, cwd)
+    if remote is not None:
+        provider_name = "server"
+        provider, model, _ = remote
+    else:
+        provider_name = choose_provider(options.provider, general)
+        provider = get_provider(provider_name)
+        model_id = options.model or general.get("model") or DEFAULT_MODELS.get(provider_name, "default")
+        base_url = options.base_url or general.get("base_url")
+        model = Model(provider=provider_name, id=str(model_id), base_url=str(base_url) if base_url else None)
     if provider_name == "local" and not options.provider and "provider" not in general:
         print(
-            f"rein: no API key is set, so the embedded local model answers ({model_id}: small, for trying"
+            f"rein: no API key is set, so the embedded local model answers ({model.id}: small, for trying"
             " rein out); set ANTHROPIC_API_KEY or OPENAI_API_KEY for real work",
             file=sys.stderr,
         )
-    if options.resume:
+    if remote is not None:
+        store = remote[2]
+    elif options.resume:
         store = Session.open(options.resume)
     elif options.resume_latest:
         latest = find_latest_session(home, cwd)
@@ -137,6 +145,32 @@ def build(options: AgentOptions, ui: UI) -> AgentSession:
         interactive=not options.headless,
     )
     return session
+
+
+def remote_parts(options: AgentOptions, cwd: Path) -> tuple[Provider, Model, Session] | None:
+    """With `--server` (or REIN_SERVER_URL): the server's session (a new one, or `--session ID`), a
+    provider that asks the server for each reply, and the model the server is asked for (its own
+    unless `--model` names one). None without a server."""
+    server = options.server or os.environ.get("REIN_SERVER_URL") or None
+    if not server:
+        if options.session:
+            raise StartError("--session needs --server URL (or REIN_SERVER_URL)")
+        return None
+    for flag, given in (
+        ("--provider", options.provider),
+        ("--base-url", options.base_url),
+        ("--resume", options.resume),
+        ("--continue", options.resume_latest),
+    ):
+        if given:
+            raise StartError(
+                f"{flag} cannot be used with --server: the server keeps the session and calls the model"
+            )
+    try:
+        store = connect(server, options.session, cwd)
+    except ServerError as error:
+        raise StartError(str(error), 2 if error.status == 404 else 1) from None
+    return ServerProvider(store), Model(provider="server", id=options.model or SERVER_MODEL), store
 
 
 def session_event(session: AgentSession) -> dict[str, object]:
@@ -182,8 +216,17 @@ async def print_mode(session: AgentSession, prompt: str, as_json: bool, console:
     await session.start()
     added = await session.prompt(prompt)
     await session.shutdown()
+    unsaved = False
+    if isinstance(session.store, RemoteSession):  # the last reply reaches the server before we exit
+        try:
+            await session.store.flush()
+        except RemoteError as error:
+            print(f"rein: {error}", file=sys.stderr)
+            unsaved = True
+        finally:
+            await session.store.aclose()
     last = next((m for m in reversed(added) if isinstance(m, AssistantMessage)), None)
-    return 1 if closed or (last is not None and last.stop_reason in ("error", "aborted")) else 0
+    return 1 if closed or unsaved or (last is not None and last.stop_reason in ("error", "aborted")) else 0
 
 
 def run(args: list[str], prog: str = "rein") -> int:

@@ -26,23 +26,8 @@ from rein.agent import (
     ToolOutput,
     run_agent,
 )
-from rein.ai import (
-    AbortSignal,
-    Model,
-    Provider,
-    StreamOptions,
-    UserMessage,
-    message_to_json,
-)
-from rein.extensions import (
-    UI,
-    ExtensionAPI,
-    ExtensionContext,
-    ExtensionRunner,
-    Factory,
-    Handled,
-    Registry,
-)
+from rein.ai import AbortSignal, Model, Provider, StreamOptions, UserMessage, message_to_json
+from rein.extensions import UI, ExtensionAPI, ExtensionContext, ExtensionRunner, Factory, Handled, Registry
 from rein.session._compactor import Compactor
 from rein.session._context import SessionContext, build_context
 from rein.session._convert import to_agent_message, view_messages
@@ -50,7 +35,7 @@ from rein.session._entries import MessageEntry
 from rein.session._session import Session
 from rein.session.compaction._budget import CompactionSettings
 from rein.session.compaction._compact import Compacted
-from rein.session.errors import SessionWriteError, UnknownEntryError
+from rein.session.errors import SessionSyncError, SessionWriteError, UnknownEntryError
 
 Listener = Callable[[AgentEvent], Awaitable[None] | None]
 SessionListener = Callable[[str, object], None]
@@ -363,6 +348,7 @@ class AgentSession:
                 self._persist(event.message)
             elif event.type in ("turn_end", "agent_end"):
                 self.store.sync()  # a finished turn is on disk (fsync) before the next one starts
+                await self._flush()
         except SessionWriteError:
             pass  # the store keeps it (`write_error`); `run` raises it when the loop has stopped
         if self.store.write_error is not None:  # an extension's write may have failed too
@@ -373,6 +359,16 @@ class AgentSession:
             result = listener(event)
             if result is not None:
                 await result
+
+    async def _flush(self) -> None:
+        """Sync a turn to the store's server (a no-op for a local file). A failure does not call the
+        model again: the next flush recovers; a replaced history stops the run."""
+        try:
+            await self.store.flush()
+        except SessionSyncError as error:
+            self.ui.notify(str(error), "warning")
+            if error.stops_run:
+                self._signal.abort(str(error))
 
     def _persist(self, message: AgentMessage) -> None:
         if isinstance(message, CustomMessage):

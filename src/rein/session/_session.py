@@ -261,6 +261,11 @@ class Session:
             raise self._failure from error
         self._unsynced_name = False
 
+    async def flush(self) -> None:
+        """Send what this store holds to where it is kept beyond this machine. A local file has
+        nowhere else to go (`sync` made it durable); a session on a server syncs its new entries there
+        (`rein.session.remote.RemoteSession`). Hosts call it at turn boundaries, after `sync`."""
+
     def _write(self, line: str) -> None:
         if self._path is None:
             return

@@ -60,3 +60,11 @@ class SessionWriteError(SessionError):
         """The error for `error` (its text without the errno and file name, which the message has)."""
         reason = error.strerror or str(error) or type(error).__name__
         return cls(path, reason) if saved is None else cls(path, reason, saved=saved)
+
+
+class SessionSyncError(SessionError):
+    """A session kept on a server could not be synced with it. `stops_run` when the server's history
+    differed and the local session was replaced by it: the run must stop, as the server is
+    authoritative; otherwise the next sync recovers and the run goes on."""
+
+    stops_run: bool = False
