@@ -105,6 +105,8 @@ class SessionService:
             if await self.store.prefix_hash(owner, sid, count) == cached.row.tree_hash:
                 entries, hashes, start = list(cached.entries), list(cached.hashes), count
         for stored in await self.store.entries(owner, sid, start):
+            if stored.seq >= row.entry_count:
+                break  # committed by another server after `row` was read: the next refresh takes it
             entries.append(json.loads(stored.json))
             hashes.append(stored.tree_hash)
         context = (
