@@ -42,6 +42,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.session
 	$(BIN)/python -m bench.runtime
 	$(BIN)/python -m bench.local
+	$(BIN)/python -m bench.server
 
 # The reference under docs/ as a site in site/; strict: a broken link or anchor fails the build.
 docs: $(STAMP)
