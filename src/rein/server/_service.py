@@ -42,8 +42,9 @@ Key = tuple[str, str]
 class _Plan:
     """What a write wants, given the session as it is: its new entries, leaf and static context."""
 
+    leaf_id: str | None
+    """The leaf after the write (None: before the first entry)."""
     append: Sequence[Entry] = ()
-    leaf_id: str | None = None
     static_context: Mapping[str, object] | None = None
     replace: bool = False
 

@@ -207,7 +207,6 @@ def test_a_server_killed_mid_upload_is_resumed_after_restart(tmp_path: Path) -> 
         asyncio.run(second(url))
 
 
-@pytest.mark.xfail(strict=True, reason="rein serve keeps the old leaf when /tree/switch asks for leafId null")
 def test_a_switch_to_before_the_first_entry_reaches_the_server(tmp_path: Path) -> None:
     async def go(url: str) -> None:
         session = await _session(url)

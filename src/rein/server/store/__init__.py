@@ -12,6 +12,7 @@ writer lease's fence (WriterFenced), so a server whose lease was taken over neve
 from __future__ import annotations
 
 from rein.server.store._base import (
+    KEEP_LEAF,
     Change,
     ChunkRow,
     CompletedRequest,
@@ -30,6 +31,7 @@ from rein.server.store._postgres import PostgresStore
 from rein.server.store._sqlite import SqliteStore
 
 __all__ = [
+    "KEEP_LEAF",
     "Change",
     "ChunkRow",
     "CompletedRequest",

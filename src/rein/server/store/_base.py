@@ -8,9 +8,10 @@ named by the client's `session_id`; two owners never see each other's sessions.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Final, Literal, Protocol
 
 RunStatus = Literal["running", "completed", "failed"]
 
@@ -57,6 +58,14 @@ class EntryRow:
     tree_hash: str
 
 
+class _Keep(enum.Enum):
+    LEAF = "keep the leaf"
+
+
+KEEP_LEAF: Final = _Keep.LEAF
+"""`Change.leaf_id` for a change that leaves the leaf where it is (a static context update)."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Change:
     """One mutation, committed as one transaction."""
@@ -65,8 +74,9 @@ class Change:
     """Entries to add after the current ones (their `seq` continue the session's)."""
     replace: bool = False
     """Drop every entry first (the fork's full `tree/sync`): `append` then holds the whole tree."""
-    leaf_id: str | None = None
-    """The new leaf; None keeps the current one (with `replace`, None means no leaf)."""
+    leaf_id: str | Literal[_Keep.LEAF] | None = KEEP_LEAF
+    """The leaf after the change, None for before the first entry; KEEP_LEAF keeps the current one
+    (after a `replace`, which drops it, no leaf)."""
     static_context: str | None = None
     """New static context JSON text; None keeps the current one."""
     static_context_hash: str | None = None

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
-from rein.server.store._base import Change, Lease, RevisionConflict, SessionRow, WriterFenced
+from rein.server.store._base import KEEP_LEAF, Change, Lease, RevisionConflict, SessionRow, WriterFenced
 from rein.session.remote._protocol import EMPTY_TREE_HASH
 
 
@@ -46,7 +46,9 @@ def plan_commit(current: SessionRow, change: Change) -> Plan:
         )
     if not change.tree_hash and change.entry_count not in (0, count):
         raise ValueError(f"change says {change.entry_count} entries, its rows give {count}")
-    leaf = change.leaf_id if change.leaf_id is not None or change.replace else current.leaf_id
+    leaf = change.leaf_id
+    if leaf is KEEP_LEAF:
+        leaf = None if change.replace else current.leaf_id
     return Plan(
         start=start,
         entry_count=count,
