@@ -4,7 +4,7 @@ added = await run_agent([UserMessage.of("fix the bug")], history, AgentConfig(pr
                         model=..., tools=builtin_tools()), AbortSignal(), emit=print)
 """
 
-from rein.agent._loop import run_agent, to_llm
+from rein.agent._loop import DeltaEvent, EndEvent, run_agent, stream_delta, to_llm
 from rein.agent._schedule import schedule, segments
 from rein.agent._tool import ExecutionMode, Tool, ToolContext, ToolError, ToolOutput
 from rein.agent._types import (
@@ -33,7 +33,9 @@ __all__ = [
     "BeforeToolCall",
     "Block",
     "CustomMessage",
+    "DeltaEvent",
     "Emit",
+    "EndEvent",
     "ExecutionMode",
     "MessageSource",
     "OnStreamDelta",
@@ -47,5 +49,6 @@ __all__ = [
     "run_agent",
     "schedule",
     "segments",
+    "stream_delta",
     "to_llm",
 ]

@@ -126,7 +126,7 @@ class _Run:
                     if isinstance(event, StartEvent):
                         await self.emit(AgentEvent(type="message_start", message=event.partial))
                     elif isinstance(event, DeltaEvent | EndEvent):
-                        delta = _delta(event)
+                        delta = stream_delta(event)
                         if delta.delta:
                             await self.emit(
                                 AgentEvent(type="message_update", message=event.partial, delta=delta)
@@ -265,8 +265,9 @@ DeltaEvent = TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent
 EndEvent = TextEndEvent | ThinkingEndEvent | ToolCallEndEvent
 
 
-def _delta(event: DeltaEvent | EndEvent) -> StreamDelta:
-    """The hook's view of a delta; a block's end is a final, empty delta (for end-of-block checks)."""
+def stream_delta(event: DeltaEvent | EndEvent) -> StreamDelta:
+    """The stream hook's view of a delta (the server's stream rules read the same); a block's end is
+    a final, empty delta (for end-of-block checks)."""
     final = isinstance(event, EndEvent)
     text = "" if isinstance(event, EndEvent) else event.delta
     if isinstance(event, ToolCallDeltaEvent | ToolCallEndEvent):

@@ -14,10 +14,11 @@ from __future__ import annotations
 import dataclasses
 import secrets
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from starlette.applications import Starlette
 
+from rein.agent import DeltaEvent, EndEvent, stream_delta
 from rein.ai import (
     AbortSignal,
     AssistantMessage,
@@ -26,13 +27,6 @@ from rein.ai import (
     ErrorEvent,
     JsonValue,
     Provider,
-    TextDeltaEvent,
-    TextEndEvent,
-    ThinkingDeltaEvent,
-    ThinkingEndEvent,
-    ToolCall,
-    ToolCallDeltaEvent,
-    ToolCallEndEvent,
     UserMessage,
 )
 from rein.builtins.ttsr import INJECTION_ENTRY, INJECTION_MESSAGE
@@ -45,14 +39,6 @@ if TYPE_CHECKING:
     from rein.server._stream import StreamRequest
 
 Emit = Callable[[dict[str, JsonValue] | None], None]
-_Delta = (
-    TextDeltaEvent
-    | ThinkingDeltaEvent
-    | ToolCallDeltaEvent
-    | TextEndEvent
-    | ThinkingEndEvent
-    | ToolCallEndEvent
-)
 
 
 async def run_reply(
@@ -108,7 +94,7 @@ async def _attempt(
             payload = proxy_event(event)
             if payload is not None:
                 emit(payload)
-            if manager is not None and isinstance(event, _Delta):
+            if manager is not None and isinstance(event, DeltaEvent | EndEvent):
                 matches = _check(manager, event)
                 interrupting = [m for m in matches if m.interrupt]
                 if interrupting:
@@ -118,19 +104,10 @@ async def _attempt(
     return final, cut
 
 
-def _check(manager: TtsrManager, event: _Delta) -> tuple[RuleMatch, ...]:
-    final = isinstance(event, TextEndEvent | ThinkingEndEvent | ToolCallEndEvent)
-    text = event.delta if isinstance(event, TextDeltaEvent | ThinkingDeltaEvent | ToolCallDeltaEvent) else ""
-    if isinstance(event, ToolCallDeltaEvent | ToolCallEndEvent):
-        block = event.partial.content[event.index]
-        assert isinstance(block, ToolCall)
-        context = MatchContext(source="tool", tool_name=block.name, tool_call_id=block.id)
-    else:
-        source: Literal["text", "thinking"] = (
-            "text" if isinstance(event, TextDeltaEvent | TextEndEvent) else "thinking"
-        )
-        context = MatchContext(source=source)
-    return manager.check_delta(text, context, final=final)
+def _check(manager: TtsrManager, event: DeltaEvent | EndEvent) -> tuple[RuleMatch, ...]:
+    delta = stream_delta(event)
+    context = MatchContext(source=delta.source, tool_name=delta.tool_name, tool_call_id=delta.tool_call_id)
+    return manager.check_delta(delta.delta, context, final=delta.final)
 
 
 def _final(event: DoneEvent | ErrorEvent, engines: Engines, prepared: StreamRequest) -> dict[str, JsonValue]:

@@ -22,13 +22,13 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
-from rein.ai import Model, StreamOptions, get_provider, message_to_json
+from rein.ai import Model, StreamOptions, get_provider
 from rein.server._config import ServerConfig
 from rein.server._errors import ProtocolError, error_response, invalid, missing
 from rein.server._view import SessionView
-from rein.server._wire import wire_message
+from rein.server._wire import wire_entries
 from rein.session import CompactionEntry, Session
-from rein.session._codec import Malformed, decode_entry, encode_entry
+from rein.session._codec import encode_entry
 from rein.session._pi import PI_KEYS
 from rein.session.compaction import (
     Budget,
@@ -137,20 +137,13 @@ async def _compact(
 
 
 def _session(branch: Sequence[Mapping[str, object]], cwd: str) -> Session:
-    """The branch as an in-memory rein session; messages in pi's shape become rein's, so the
-    summarizer reads them as a local compaction does. Entries that do not decode are left out."""
+    """The branch as an in-memory rein session, so the summarizer reads it as a local compaction
+    does. Entries that do not decode or do not join the tree are left out."""
     session = Session.in_memory(cwd)
-    for raw in branch:
-        item = dict(raw)
-        message = item.get("message")
-        if item.get("type") == "message" and isinstance(message, dict):
-            try:
-                item["message"] = message_to_json(wire_message(message, "message"))
-            except ProtocolError:
-                continue
+    for entry in wire_entries(branch):
         try:
-            session.append(decode_entry(item, PI_KEYS))
-        except (Malformed, ValueError):
+            session.append(entry)
+        except ValueError:
             continue
     return session
 

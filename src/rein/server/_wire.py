@@ -10,7 +10,7 @@ as extra keys pi ignores (`rawArguments`, `argumentsError`), so rein -> pi -> re
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import assert_never
 
 from rein.agent import to_llm
@@ -46,7 +46,7 @@ from rein.ai import (
     message_to_json,
 )
 from rein.server._errors import ProtocolError
-from rein.session import build_context, to_agent_message
+from rein.session import Entry, build_context, to_agent_message
 from rein.session._codec import Malformed, decode_entry
 from rein.session._pi import PI_KEYS
 
@@ -266,11 +266,10 @@ def replay_events(message: AssistantMessage) -> list[dict[str, JsonValue]]:
     return events
 
 
-def branch_messages(entries: Sequence[Mapping[str, object]]) -> list[Message]:
-    """The model's context for a root-to-leaf branch of wire entries, as a local run builds it:
-    compaction summaries, branch summaries and custom messages included; messages stored in pi's
-    shape or rein's; entries that do not decode are skipped (as a local load skips them)."""
-    path = []
+def wire_entries(entries: Iterable[Mapping[str, object]]) -> list[Entry]:
+    """Wire entries (pi's dialect) as rein's entries, messages stored in pi's shape or rein's made
+    rein's; entries that do not decode are skipped, as a local load skips them."""
+    decoded: list[Entry] = []
     for raw in entries:
         item = dict(raw)
         message = item.get("message")
@@ -280,10 +279,17 @@ def branch_messages(entries: Sequence[Mapping[str, object]]) -> list[Message]:
             except ProtocolError:
                 continue
         try:
-            path.append(decode_entry(item, PI_KEYS))
+            decoded.append(decode_entry(item, PI_KEYS))
         except Malformed:
             continue
-    agent = [m for m in (to_agent_message(c) for c in build_context(path).messages) if m is not None]
+    return decoded
+
+
+def branch_messages(entries: Sequence[Mapping[str, object]]) -> list[Message]:
+    """The model's context for a root-to-leaf branch of wire entries, as a local run builds it:
+    compaction summaries, branch summaries and custom messages included."""
+    context = build_context(wire_entries(entries))
+    agent = [m for m in (to_agent_message(c) for c in context.messages) if m is not None]
     return list(to_llm(agent))
 
 
