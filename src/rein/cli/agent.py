@@ -44,7 +44,15 @@ from rein.session import (
     sessions_dir,
 )
 from rein.session.compaction import CompactionSettings
-from rein.session.remote import SERVER_MODEL, RemoteError, RemoteSession, ServerError, ServerProvider, connect
+from rein.session.remote import (
+    SERVER_MODEL,
+    RemoteError,
+    RemoteSession,
+    ServerError,
+    ServerProvider,
+    connect,
+    server_verdicts,
+)
 from rein.settings import SettingsFileError, load_settings
 
 SYSTEM_PROMPT = (
@@ -135,6 +143,8 @@ def build(options: AgentOptions, ui: UI) -> AgentSession:
         compaction=CompactionSettings.from_mapping(settings.get("compaction", {})),
         context_window=window if isinstance(window := general.get("context_window"), int) else None,
     )
+    if isinstance(provider, ServerProvider):  # before the others: a call the server blocked asks nobody
+        session.load_extension("server-verdicts", server_verdicts(provider.blocked))
     load_extensions(
         session,
         cwd=str(cwd),

@@ -2,6 +2,7 @@
 
     session = await open_remote(url, session_id_or_None, cwd)  # new, or the server's session by id
     provider = ServerProvider(session)           # the Provider contract; the server calls the model
+    agent.load_extension("server-verdicts", server_verdicts(provider.blocked))  # its steering blocks calls
     AgentSession(store=session, provider=provider, ...)  # the agent does not know it is remote
     await session.flush()                        # send the server what it lacks (after each turn)
     await session.compact()                      # the server's compaction; the local tree follows
@@ -19,6 +20,7 @@ from rein.session.remote._provider import SERVER_MODEL, ServerProvider, static_c
 from rein.session.remote._remote import RemoteSession, connect, open_remote
 from rein.session.remote._sync import Known, Reconciled, Snapshot, TreeSync, snapshot_from
 from rein.session.remote._transport import ServerTransport, read_json
+from rein.session.remote._verdicts import server_verdicts
 
 __all__ = [
     "SERVER_MODEL",
@@ -39,6 +41,7 @@ __all__ = [
     "connect",
     "open_remote",
     "read_json",
+    "server_verdicts",
     "snapshot_from",
     "static_context",
 ]
