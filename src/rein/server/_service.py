@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from rein.server._errors import ProtocolError
-from rein.server._view import Entry, SessionView
+from rein.server._view import BranchCounts, Entry, SessionView
 from rein.server.store import (
     Change,
     EntryRow,
@@ -101,10 +101,12 @@ class SessionService:
         entries: list[Entry] = []
         hashes = [EMPTY_TREE_HASH]
         start = 0
+        counts = BranchCounts()
         if cached is not None and cached.row.entry_count <= row.entry_count:
             count = cached.row.entry_count
             if await self.store.prefix_hash(owner, sid, count) == cached.row.tree_hash:
                 entries, hashes, start = list(cached.entries), list(cached.hashes), count
+                counts = cached.counts
         for stored in await self.store.entries(owner, sid, start):
             if stored.seq >= row.entry_count:
                 break  # committed by another server after `row` was read: the next refresh takes it
@@ -121,6 +123,7 @@ class SessionService:
             static_context=context,
             hashes=hashes,
             index={str(entry["id"]): i for i, entry in enumerate(entries)},
+            counts=counts,
         )
         self._cache[key] = view
         return view
@@ -189,17 +192,19 @@ class SessionService:
 
     def _remember(self, view: SessionView, plan: _Plan, rows: list[EntryRow], row: SessionRow) -> SessionView:
         if plan.replace:
-            entries, hashes = list(plan.append), [EMPTY_TREE_HASH]
-        else:
-            entries, hashes = [*view.entries, *plan.append], list(view.hashes)
+            entries, hashes, index = list(plan.append), [EMPTY_TREE_HASH], {}
+        else:  # copied, not rebuilt: views of older revisions stay as they were
+            entries, hashes, index = [*view.entries, *plan.append], list(view.hashes), dict(view.index)
         hashes += [stored.tree_hash for stored in rows]
+        index.update((stored.entry_id, stored.seq) for stored in rows)
         context = dict(plan.static_context) if plan.static_context is not None else view.static_context
         new = SessionView(
             row=row,
             entries=entries,
             static_context=context,
             hashes=hashes,
-            index={str(entry["id"]): i for i, entry in enumerate(entries)},
+            index=index,
+            counts=BranchCounts() if plan.replace else view.counts,
         )
         self._cache[(row.owner, row.session_id)] = new
         return new
