@@ -34,7 +34,7 @@ from tests.server.pg import start_postgres
 
 from bench._common import percentile
 from rein.session.remote import ServerTransport, TreeSync
-from rein.session.remote._protocol import js_json
+from rein.session.remote._protocol import js_json, next_tree_hash, prefix_hashes
 
 PHASES = ((1, 300), (10, 60), (100, 10))
 PHASE_TIMEOUT = 30.0
@@ -150,14 +150,18 @@ async def turn_bytes(url: str) -> TurnBytes:
         await sync.ensure_init(CONTEXT)
         before, requests = transport.sent_bytes, transport.requests
         start = time.perf_counter()
-        await asyncio.wait_for(sync.sync(entries, str(entries[-1]["id"]), CONTEXT), PHASE_TIMEOUT)
+        hashes = prefix_hashes(entries)  # kept and extended per turn, as `RemoteSession` keeps them
+        full_sync = sync.sync(entries, str(entries[-1]["id"]), CONTEXT, hashes=hashes)
+        await asyncio.wait_for(full_sync, PHASE_TIMEOUT)
         full_seconds = time.perf_counter() - start
         full, full_requests = transport.sent_bytes - before, transport.requests - requests
-        for n in range(FULL_ENTRIES, FULL_ENTRIES + TURN_ENTRIES):
-            entries.append(entry(rng, n, str(entries[-1]["id"]), prefix="t"))
         before, requests = transport.sent_bytes, transport.requests
         start = time.perf_counter()
-        await asyncio.wait_for(sync.sync(entries, str(entries[-1]["id"]), CONTEXT), PHASE_TIMEOUT)
+        for n in range(FULL_ENTRIES, FULL_ENTRIES + TURN_ENTRIES):
+            entries.append(entry(rng, n, str(entries[-1]["id"]), prefix="t"))
+            hashes.append(next_tree_hash(hashes[-1], entries[-1]))
+        turn_sync = sync.sync(entries, str(entries[-1]["id"]), CONTEXT, hashes=hashes)
+        await asyncio.wait_for(turn_sync, PHASE_TIMEOUT)
         turn_ms = (time.perf_counter() - start) * 1000
         turn, turn_requests = transport.sent_bytes - before, transport.requests - requests
     finally:
