@@ -7,7 +7,6 @@ import json
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 from rein.ai import (
     AssistantMessage,
@@ -18,56 +17,14 @@ from rein.ai import (
     TextContent,
     ThinkingContent,
     ToolCall,
-    ToolResultMessage,
     Usage,
     UserMessage,
     message_from_json,
     message_to_json,
 )
+from tests.ai import strategies
 
-text = st.text(max_size=20)
-json_scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=8)
-json_values: st.SearchStrategy[JsonValue] = st.recursive(
-    json_scalars,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
-    max_leaves=8,
-)
-user_blocks = st.builds(TextContent, text=text) | st.builds(ImageContent, data=text, mime_type=text)
-assistant_blocks = (
-    st.builds(TextContent, text=text)
-    | st.builds(ThinkingContent, thinking=text, signature=st.none() | text, redacted=st.booleans())
-    | st.builds(
-        ToolCall,
-        id=text,
-        name=text,
-        arguments=st.dictionaries(st.text(max_size=5), json_values, max_size=3),
-        raw_arguments=text,
-        arguments_error=st.none() | text,
-    )
-)
-counts = st.integers(min_value=0, max_value=10**9)
-messages: st.SearchStrategy[Message] = st.one_of(
-    st.builds(UserMessage, content=st.tuples(user_blocks), timestamp=counts),
-    st.builds(
-        ToolResultMessage,
-        tool_call_id=text,
-        tool_name=text,
-        content=st.lists(user_blocks, max_size=3).map(tuple),
-        is_error=st.booleans(),
-        timestamp=counts,
-    ),
-    st.builds(
-        AssistantMessage,
-        content=st.lists(assistant_blocks, max_size=4).map(tuple),
-        provider=text,
-        model=text,
-        usage=st.builds(Usage, input=counts, output=counts, cache_read=counts, cache_write=counts),
-        stop_reason=st.sampled_from(["stop", "length", "tool_use", "error", "aborted"]),
-        error_message=st.none() | text,
-        response_id=st.none() | text,
-        timestamp=counts,
-    ),
-)
+messages = strategies.messages()
 
 
 @given(messages)
