@@ -41,6 +41,8 @@ MAY_IMPORT: Mapping[str, frozenset[str]] = {
     "agent": frozenset({"ai"}),
     "extensions": frozenset({"agent", "ai"}),
     "session": frozenset({"extensions", "agent", "ai", "settings", "_settings_schema"}),
+    # session entries as HTML, for `rein export` and the web page
+    "html": frozenset({"session"}),
     # hook adapters: engines only (a fresh process per tool call; no runtime, no built-ins)
     "hooks": ENGINES | SHARED,
     # rein's own extensions, on the runtime
@@ -48,9 +50,9 @@ MAY_IMPORT: Mapping[str, frozenset[str]] = {
     # the terminal UI, below the CLI that starts it
     "tui": ENGINES | RUNTIME | SHARED | {"builtins"},
     # the session server (`rein serve`): the runtime and the engines it runs for server-side runs
-    "server": ENGINES | RUNTIME | SHARED | {"builtins"},
+    "server": ENGINES | RUNTIME | SHARED | {"builtins", "html"},
     # the `rein` command: everything
-    "cli": ENGINES | RUNTIME | SHARED | {"builtins", "hooks", "tui", "server"},
+    "cli": ENGINES | RUNTIME | SHARED | {"builtins", "hooks", "tui", "server", "html"},
 }
 
 

@@ -22,7 +22,7 @@ from rein.ai import (
 )
 from rein.builtins import steering, ttsr
 from rein.builtins.timebox import WARNING
-from rein.cli import _html_entries
+from rein.html import _entries as _html_entries
 from rein.session import Session, sessions_dir
 from rein.timebox import ACTIVE, OFF
 from tests.cli.helpers import run_rein

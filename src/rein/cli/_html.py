@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from rein.cli._html_entries import (
+from rein.cli._html_style import CSS
+from rein.html import (
     badge,
     body,
     esc,
@@ -25,7 +26,6 @@ from rein.cli._html_entries import (
     tool_calls,
     when,
 )
-from rein.cli._html_style import CSS
 from rein.session import Entry, MessageEntry, Session, TreeView, message_text
 
 POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"

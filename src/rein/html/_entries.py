@@ -1,6 +1,6 @@
-"""One session entry as HTML, for `rein export`: messages as a conversation (thinking and tool calls
-folded, each call with its output), summaries, model changes, and the marks of stream rules, steering
-and the timebox.
+"""One session entry as HTML, for `rein export` and the web page: messages as a conversation (thinking
+and tool calls folded, each call with its output), summaries, model changes, and the marks of stream
+rules, steering and the timebox.
 
 Message payloads are read as JSON in either dialect (rein's `tool_call`/`tool_result`, pi's
 `toolCall`/`toolResult` and camelCase fields). Every piece of session text goes through `esc`, in
