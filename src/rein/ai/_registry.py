@@ -14,7 +14,7 @@ from rein.ai.errors import UnknownProviderError
 
 _PROVIDERS: Final = {
     "anthropic": "rein.ai.providers.anthropic:AnthropicProvider",
-    "faux": "rein.ai.providers.faux:FauxProvider",
+    "faux": "rein.ai.providers.faux_script:from_environment",
     "local": "rein.ai.providers.local:LocalProvider",
     "openai": "rein.ai.providers.openai_chat:OpenAIChatProvider",
     "openai-responses": "rein.ai.providers.openai_responses:OpenAIResponsesProvider",
