@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import signal
 import sqlite3
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
 
+import asyncpg  # type: ignore[import-untyped]
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -458,6 +460,90 @@ def test_a_newer_schema_is_refused(store: StoreCase) -> None:
         execute(store.url, raw)
     with pytest.raises(StoreError, match="schema version 99 is newer"):
         store.run(bump)
+
+
+def raw_sql(store: StoreCase, *statements: str) -> None:
+    """Run SQL on the store's database behind its back (as an older rein, or another tool, would)."""
+    if store.backend == "sqlite":
+        with closing(sqlite3.connect(store.url.removeprefix("sqlite://"))) as db, db:
+            for statement in statements:
+                db.execute(statement)
+    else:
+        for statement in statements:
+            execute(store.url, statement)
+
+
+def schema_versions(store: StoreCase) -> list[int]:
+    query = "SELECT version FROM schema_version"
+    if store.backend == "sqlite":
+        with closing(sqlite3.connect(store.url.removeprefix("sqlite://"))) as db:
+            return [int(v) for (v,) in db.execute(query)]
+
+    async def read() -> list[int]:
+        connection = await asyncpg.connect(store.url)
+        try:
+            return [int(row[0]) for row in await connection.fetch(query)]
+        finally:
+            await connection.close()
+
+    return asyncio.run(read())
+
+
+def test_set_cwd_is_metadata_the_revision_and_hashes_stay(store: StoreCase) -> None:
+    async def body(s: Store) -> None:
+        _, lease = await started(s)
+        before = await s.commit("", "s1", append(rows(0, 2, EMPTY_TREE_HASH)), revision=0, lease=lease)
+        assert before.cwd is None
+        await s.set_cwd("", "s1", "/work/project")
+        after = await s.session("", "s1")
+        assert after is not None and after.cwd == "/work/project"
+        assert after == dataclasses.replace(before, cwd="/work/project"), "nothing else changed"
+        assert [row.cwd for row in await s.sessions("")] == ["/work/project"]
+        more = await s.commit("", "s1", append(rows(2, 1, before.tree_hash), now=9), revision=1, lease=lease)
+        assert (more.cwd, more.revision) == ("/work/project", 2), "a commit keeps the directory"
+        context = Change(static_context="{}", static_context_hash="ctx9", replace=True, now_ms=10)
+        replaced = await s.commit("", "s1", context, revision=2, lease=lease)
+        assert replaced.cwd == "/work/project", "so does a full tree sync"
+        await s.set_cwd("", "nope", "/elsewhere")  # a missing session: no-op, nothing created
+        assert await s.session("", "nope") is None
+        await s.set_cwd("other", "s1", "/elsewhere")  # another owner's id: not this session
+        assert (await s.session("", "s1")) == replaced
+
+    store.run(body)
+
+
+V1_TABLES = (
+    "CREATE TABLE schema_version (version BIGINT NOT NULL)",
+    """CREATE TABLE sessions (owner TEXT NOT NULL, session_id TEXT NOT NULL, static_context TEXT,
+    static_context_hash TEXT NOT NULL, leaf_id TEXT, revision BIGINT NOT NULL, entry_count BIGINT NOT NULL,
+    tree_hash TEXT NOT NULL, created_ms BIGINT NOT NULL, updated_ms BIGINT NOT NULL,
+    PRIMARY KEY (owner, session_id))""",
+    "INSERT INTO schema_version (version) VALUES (1)",
+    f"INSERT INTO sessions VALUES ('', 'old', NULL, 'ctx0', NULL, 7, 0, '{EMPTY_TREE_HASH}', 1, 2)",
+)
+"""A database as the previous release (schema version 1) left it: sessions without a directory."""
+
+
+def test_a_version_1_database_is_migrated_on_open(store: StoreCase) -> None:
+    raw_sql(store, *V1_TABLES)
+
+    async def body(s: Store) -> None:
+        old = await s.session("", "old")
+        assert old == dataclasses.replace(header("old", now=1), revision=7, updated_ms=2)
+        assert old.cwd is None
+        await s.set_cwd("", "old", "/srv/repo")
+        _, lease = await started(s, "new")
+        await s.commit("", "new", append(rows(0, 1, EMPTY_TREE_HASH)), revision=0, lease=lease)
+        assert [(r.session_id, r.cwd) for r in await s.sessions("")] == [("new", None), ("old", "/srv/repo")]
+
+    store.run(body)
+    assert schema_versions(store) == [2]
+
+    async def again(s: Store) -> str | None:  # a second open finds version 2: nothing to migrate
+        row = await s.session("", "old")
+        return None if row is None else row.cwd
+
+    assert store.run(again) == "/srv/repo"
 
 
 OPS = st.lists(

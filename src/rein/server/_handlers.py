@@ -32,8 +32,12 @@ def _leaf(body: Body) -> str | None:
 
 
 async def session_init(request: Request, owner: str, body: Body) -> Response:
+    """rein's clients also send `cwd`, the session's directory (kept as metadata: no revision)."""
     sid = check.session_id(body.get("sessionId"))
-    await _service(request).init(owner, sid, check.static_context(body))
+    context, cwd = check.static_context(body), check.optional_string(body, "cwd")
+    await _service(request).init(owner, sid, context)
+    if cwd:
+        await _service(request).set_cwd(owner, sid, cwd)
     return await _summary(request, owner, sid)
 
 

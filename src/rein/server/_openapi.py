@@ -63,7 +63,9 @@ def _body(*required: str, **properties: Schema) -> Schema:
 
 SESSION = ref("SessionId")
 BODIES: dict[str, Schema] = {
-    "Init": _body("sessionId", sessionId=SESSION, staticContext=ref("StaticContext")),
+    "Init": _body(
+        "sessionId", sessionId=SESSION, staticContext=ref("StaticContext"), cwd={"type": "string"},
+    ),
     "Update": _body("sessionId", "staticContext", sessionId=SESSION, staticContext=ref("StaticContext")),
     "Messages": _body(
         "sessionId", "messages", sessionId=SESSION, messages={"type": "array", "items": ref("Message")},
@@ -83,7 +85,8 @@ BODIES: dict[str, Schema] = {
         "sessionId", "model", sessionId=SESSION, runId={"type": "string"}, model={"type": "object"},
         options={"type": "object"}, staticContext=ref("StaticContext"),
         ephemeralMessages={"type": "array", "items": ref("Message")},
-        contextOverlay={"type": "array", "items": ref("Message")},
+        contextOverlay={"type": "array", "items": ref("Message")}, reinEvents={"type": "boolean"},
+        cwd={"type": "string"},
     ),
     "Chunk": _body(
         "requestId", "target", "chunkIndex", "totalChunks", "sha256", "chunk", requestId={"type": "string"},

@@ -15,6 +15,7 @@ PostgreSQL converge. Writes to one session within this process are serialized by
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import time
 import uuid
@@ -97,6 +98,8 @@ class SessionService:
             self._cache.pop(key, None)
             return None
         if cached is not None and cached.row.revision == row.revision:
+            if cached.row.cwd != row.cwd:  # set by another server: metadata keeps the revision
+                cached = self._cache[key] = dataclasses.replace(cached, row=row)
             return cached
         entries: list[Entry] = []
         hashes = [EMPTY_TREE_HASH]
@@ -227,6 +230,16 @@ class SessionService:
             return await self.store.delete(owner, sid)
 
     # writes
+
+    async def set_cwd(self, owner: str, sid: str, cwd: str) -> None:
+        """Record the session's directory: the store and the cached row, no entries reloaded, no
+        revision bump. A no-op when unchanged or when the session is missing."""
+        async with self._lock((owner, sid)):
+            view = await self._load(owner, sid)
+            if view is None or view.row.cwd == cwd:
+                return
+            await self.store.set_cwd(owner, sid, cwd)
+            self._cache[(owner, sid)] = dataclasses.replace(view, row=dataclasses.replace(view.row, cwd=cwd))
 
     async def init(self, owner: str, sid: str, static_context: dict[str, object] | None) -> SessionRow:
         """Create the session if missing; set its static context if one is given and differs."""

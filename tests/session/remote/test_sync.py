@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from rein.ai import Context, Model, UserMessage
+from rein.server.store import open_store
 from rein.session.remote import (
     RemoteSession,
     ServerProvider,
@@ -53,6 +54,25 @@ def test_a_turn_sends_only_the_new_tail(tmp_path: Path) -> None:
 
     with running_server(tmp_path) as url:
         asyncio.run(go(url))
+
+
+def test_init_sends_the_sessions_directory(tmp_path: Path) -> None:
+    async def go(url: str) -> str | None:
+        session = await _session(url)
+        try:
+            fill(session, 1)
+            await session.flush()
+        finally:
+            await session.aclose()
+        store = await open_store(str(tmp_path / "sessions.db"))
+        try:
+            row = await store.session("", session.id)
+        finally:
+            await store.close()
+        return None if row is None else row.cwd
+
+    with running_server(tmp_path) as url:
+        assert asyncio.run(go(url)) == "/work"  # the header's cwd (`_session` opens it in /work)
 
 
 def test_resuming_appends_by_the_known_prefix_not_a_full_upload(tmp_path: Path) -> None:

@@ -44,6 +44,9 @@ class SessionRow:
     """The rolling hash of all `entry_count` entries (cached; never recomputed on load)."""
     created_ms: int
     updated_ms: int
+    cwd: str | None = None
+    """The session's project directory as its client last named it (metadata: setting it changes
+    neither the revision nor the hashes), None while unknown."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -162,6 +165,12 @@ class Store(Protocol):
         ...
 
     async def delete(self, owner: str, session_id: str) -> bool: ...
+
+    async def set_cwd(self, owner: str, session_id: str, cwd: str) -> None:
+        """Record the session's directory without a revision bump (it is metadata, not the tree: the
+        protocol's revision and hashes stay, so the fork's clients see nothing new). A missing session
+        is a no-op."""
+        ...
 
     # writer leases
     async def acquire(self, session_id: str, holder: str) -> Lease:

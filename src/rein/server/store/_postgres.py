@@ -43,7 +43,7 @@ from rein.server.store._rows import (
     session_values,
     update_values,
 )
-from rein.server.store._schema import SCHEMA_VERSION, TABLES
+from rein.server.store._schema import SCHEMA_VERSION, SET_VERSION, TABLES, upgrade
 from rein.session.remote._protocol import EMPTY_TREE_HASH
 
 Connection = Any
@@ -84,6 +84,10 @@ class PostgresStore:
                     raise StoreError(
                         f"{masked}: schema version {version} is newer than rein's ({SCHEMA_VERSION})"
                     )
+                elif version < SCHEMA_VERSION:
+                    for statement in upgrade(version):
+                        await db.execute(statement)
+                    await db.execute(sql.numbered(SET_VERSION), SCHEMA_VERSION)
         except BaseException:
             await pool.close()
             raise
@@ -149,6 +153,9 @@ class PostgresStore:
             await db.execute(Q["DROP_ENTRIES"], owner, session_id)
             await db.execute(Q["DROP_RUNS"], owner, session_id)
             return bool(await db.fetch(Q["DROP_SESSION"], owner, session_id))
+
+    async def set_cwd(self, owner: str, session_id: str, cwd: str) -> None:
+        await self._fetch("SET_CWD", cwd, owner, session_id)
 
     # writer leases
     async def acquire(self, session_id: str, holder: str) -> Lease:

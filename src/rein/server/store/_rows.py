@@ -32,17 +32,18 @@ def must(value: T | None) -> T:
 def session_row(row: Row | None) -> SessionRow | None:
     if row is None:
         return None
-    owner, sid, context, context_hash, leaf, revision, count, digest, created, updated = row
+    owner, sid, context, context_hash, leaf, revision, count, digest, created, updated, cwd = row
     return SessionRow(
         owner=owner, session_id=sid, static_context=context, static_context_hash=context_hash, leaf_id=leaf,
         revision=revision, entry_count=count, tree_hash=digest, created_ms=created, updated_ms=updated,
+        cwd=cwd,
     )  # fmt: skip
 
 
 def session_values(row: SessionRow) -> tuple[object, ...]:
     return (
         row.owner, row.session_id, row.static_context, row.static_context_hash, row.leaf_id,
-        row.revision, row.entry_count, row.tree_hash, row.created_ms, row.updated_ms,
+        row.revision, row.entry_count, row.tree_hash, row.created_ms, row.updated_ms, row.cwd,
     )  # fmt: skip
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 
 TABLES: Final = (
     """CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)""",
@@ -25,6 +25,7 @@ TABLES: Final = (
         tree_hash TEXT NOT NULL,
         created_ms BIGINT NOT NULL,
         updated_ms BIGINT NOT NULL,
+        cwd TEXT,
         PRIMARY KEY (owner, session_id)
     )""",
     """CREATE INDEX IF NOT EXISTS sessions_by_update ON sessions (owner, updated_ms)""",
@@ -77,3 +78,15 @@ TABLES: Final = (
         PRIMARY KEY (owner, request_id)
     )""",
 )
+
+MIGRATIONS: Final[dict[int, tuple[str, ...]]] = {
+    1: ("ALTER TABLE sessions ADD COLUMN cwd TEXT",),
+}
+"""version -> the statements that bring a database at that version to the next one (TABLES always
+describes the newest: a new database never migrates)."""
+SET_VERSION: Final = "UPDATE schema_version SET version = ?"
+
+
+def upgrade(version: int) -> list[str]:
+    """The statements that bring a database at `version` to SCHEMA_VERSION, in order."""
+    return [statement for step in range(version, SCHEMA_VERSION) for statement in MIGRATIONS[step]]

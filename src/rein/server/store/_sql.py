@@ -9,7 +9,7 @@ from typing import Final
 
 SESSION_COLUMNS: Final = (
     "owner, session_id, static_context, static_context_hash, leaf_id, revision, entry_count, "
-    "tree_hash, created_ms, updated_ms"
+    "tree_hash, created_ms, updated_ms, cwd"
 )
 RUN_COLUMNS: Final = "owner, session_id, run_id, status, message, error_message, created_ms, updated_ms"
 CHUNK_COLUMNS: Final = "request_id, target, chunk_index, total_chunks, sha256, chunk"
@@ -19,7 +19,7 @@ SESSIONS: Final = (
     f"SELECT {SESSION_COLUMNS} FROM sessions WHERE owner = ? ORDER BY updated_ms DESC, session_id"
 )
 CREATE: Final = (
-    f"INSERT INTO sessions ({SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    f"INSERT INTO sessions ({SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
     "ON CONFLICT (owner, session_id) DO NOTHING"
 )
 ENTRIES: Final = (
@@ -37,6 +37,8 @@ UPDATE_SESSION: Final = (
     "entry_count = ?, tree_hash = ?, updated_ms = ? WHERE owner = ? AND session_id = ? "
     f"RETURNING {SESSION_COLUMNS}"
 )
+# no revision or updated_ms change: the directory is metadata, not the tree
+SET_CWD: Final = "UPDATE sessions SET cwd = ? WHERE owner = ? AND session_id = ?"
 DROP_RUNS: Final = "DELETE FROM runs WHERE owner = ? AND session_id = ?"
 DROP_SESSION: Final = "DELETE FROM sessions WHERE owner = ? AND session_id = ? RETURNING 1"
 ACQUIRE: Final = (

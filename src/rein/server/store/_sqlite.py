@@ -46,7 +46,7 @@ from rein.server.store._rows import (
     session_values,
     update_values,
 )
-from rein.server.store._schema import SCHEMA_VERSION, TABLES
+from rein.server.store._schema import SCHEMA_VERSION, SET_VERSION, TABLES, upgrade
 from rein.session.remote._protocol import EMPTY_TREE_HASH
 
 A = TypeVar("A")
@@ -83,6 +83,10 @@ def _connect(path: Path) -> sqlite3.Connection:
                 raise StoreError(
                     f"{path}: schema version {row[0]} is newer than this rein's ({SCHEMA_VERSION})"
                 )
+            elif row[0] < SCHEMA_VERSION:
+                for statement in upgrade(row[0]):
+                    db.execute(statement)
+                db.execute(SET_VERSION, (SCHEMA_VERSION,))
     except BaseException:
         db.close()
         raise
@@ -183,6 +187,9 @@ class SqliteStore:
                 return bool(db.execute(sql.DROP_SESSION, (owner, session_id)).fetchall())
 
         return await self._run(delete)
+
+    async def set_cwd(self, owner: str, session_id: str, cwd: str) -> None:
+        await self._write(sql.SET_CWD, cwd, owner, session_id)
 
     # writer leases
     async def acquire(self, session_id: str, holder: str) -> Lease:

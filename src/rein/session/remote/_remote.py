@@ -38,7 +38,7 @@ class RemoteSession(Session):
     def __init__(self, *, header: SessionHeader, transport: ServerTransport) -> None:
         super().__init__(header=header, tree=SessionTree(), path=None, keys=PI_KEYS)
         self.transport = transport
-        self.tracker = TreeSync(transport, header.id)
+        self.tracker = TreeSync(transport, header.id, cwd=header.cwd or None)
         self.static_context: dict[str, object] | None = None
         self._wire: dict[str, WireEntry] = {}
         self._hashes: list[str] = [EMPTY_TREE_HASH]

@@ -67,9 +67,11 @@ class Known:
 
 
 class TreeSync:
-    def __init__(self, transport: ServerTransport, session_id: str) -> None:
+    def __init__(self, transport: ServerTransport, session_id: str, *, cwd: str | None = None) -> None:
         self.transport = transport
         self.session_id = session_id
+        self.cwd = cwd
+        """The session's directory, sent with `/api/session/init` (the server lists sessions by it)."""
         self.known = Known()
         self.static_context: Mapping[str, object] | None = None
         """The static context of the latest sync, for a re-init the server's state calls for."""
@@ -87,6 +89,8 @@ class TreeSync:
         body: dict[str, object] = {"sessionId": self.session_id}
         if static_context is not None:
             body["staticContext"] = dict(static_context)
+        if self.cwd and endpoint == "/api/session/init":
+            body["cwd"] = self.cwd
         summary = await self.transport.post_json(endpoint, body, phase="session_init")
         self.known.static_hash = digest
         self.adopt(summary)
