@@ -6,18 +6,21 @@ import asyncio
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Literal
 
-from rein.agent import CustomMessage
+from rein.agent import CustomMessage, StreamDelta
 from rein.ai import (
     AssistantMessage,
     Context,
     FauxReply,
     TextContent,
+    ThinkingContent,
     ToolCall,
     ToolResultMessage,
     UserMessage,
 )
 from rein.ai.providers.faux import FauxTurn
+from rein.builtins.ttsr import StreamedText
 from rein.session import Session
 from tests.builtins.conftest import MakeHarness
 
@@ -188,3 +191,91 @@ def test_extensions_hear_ttsr_triggered(harness: MakeHarness) -> None:
     assert len(heard) == 1
     payload = getattr(heard[0], "payload", ())
     assert [r.name for r in payload] == ["no-console"]
+
+
+def _records(store: Session) -> list[dict[str, object]]:
+    found: list[dict[str, object]] = []
+    for entry in lines(store):
+        data = entry.get("data")
+        if entry.get("custom_type") == "ttsr_injection" and isinstance(data, dict):
+            found.append(data)
+    return found
+
+
+def test_a_cut_records_the_text_it_dropped(harness: MakeHarness) -> None:
+    reply = "function f() { console.log(x); return 1 }"
+    h = harness([[TextContent(text=reply)], [TextContent(text="log.info(x)")]])
+    rule(h.project, "no-console")
+    asyncio.run(h.session.start())
+    asyncio.run(h.session.prompt("write f"))
+    (record,) = _records(h.store)
+    cut = record["cut"]
+    assert isinstance(cut, dict) and cut["source"] == "text" and "toolName" not in cut
+    text = cut["text"]
+    assert isinstance(text, str) and reply.startswith(text), "the streamed text, as it came"
+    assert "console.log(" in text, "the matching delta is included"
+    assert "return" not in text, "nothing streamed after the cut"
+    assert record["rules"] == ["no-console"] and isinstance(record["records"], list)
+
+
+def test_a_cut_keeps_only_the_last_2000_characters_of_its_source(harness: MakeHarness) -> None:
+    reply = "".join(f"line {i}\n" for i in range(600)) + "console.log(x) and more"
+    h = harness([[ThinkingContent(thinking="t" * 5000), TextContent(text=reply)], [TextContent(text="ok")]])
+    rule(h.project, "no-console")
+    asyncio.run(h.session.start())
+    asyncio.run(h.session.prompt("go"))
+    (record,) = _records(h.store)
+    cut = record["cut"]
+    assert isinstance(cut, dict) and cut["source"] == "text"
+    text = cut["text"]
+    assert isinstance(text, str) and len(text) == 2000 and "t" * 10 not in text  # text only
+    end = reply.index(text) + len(text)
+    assert reply.index("console.log(") + len("console.log(") <= end < reply.index("more")
+
+
+def test_a_cut_in_a_tool_call_names_the_tool(harness: MakeHarness) -> None:
+    write = ToolCall(id="w1", name="write", arguments={"path": "a.js", "content": "x = 1\nconsole.log(x)\n"})
+    h = harness([[TextContent(text="writing"), write], [TextContent(text="done")]])
+    rule(h.project, "no-console", scope="'tool:write(*.js)'")
+    asyncio.run(h.session.start())
+    asyncio.run(h.session.prompt("write a.js"))
+    assert not (h.project / "a.js").exists(), "the cut call never ran"
+    (record,) = _records(h.store)
+    cut = record["cut"]
+    assert isinstance(cut, dict) and (cut["source"], cut["toolName"]) == ("tool", "write")
+    assert isinstance(cut["text"], str) and "console.log(" in cut["text"] and "writing" not in cut["text"]
+
+
+def test_a_reminder_records_no_cut(harness: MakeHarness) -> None:
+    h = harness([[TextContent(text="try console.log(x)")], [TextContent(text="noted")]])
+    rule(h.project, "no-console", interruptMode="never")
+    asyncio.run(h.session.start())
+    asyncio.run(h.session.prompt("debug"))
+    (record,) = _records(h.store)
+    assert record["rules"] == ["no-console"] and "cut" not in record
+
+
+def test_streamed_text_is_kept_per_source_and_per_call_until_reset() -> None:
+    streamed = StreamedText()
+    partial = AssistantMessage(provider="faux", model="faux-1")
+
+    def delta(source: Literal["text", "thinking", "tool"], text: str, call: str | None = None) -> StreamDelta:
+        name = "bash" if call else None
+        return StreamDelta(
+            source=source, delta=text, index=0, partial=partial, tool_call_id=call, tool_name=name
+        )
+
+    for piece in ("ab", "cd"):
+        streamed.add(delta("text", piece))
+        streamed.add(delta("thinking", piece.upper()))
+    streamed.add(delta("tool", '{"command": "ls', "c1"))
+    streamed.add(delta("tool", '{"command": "rm', "c2"))
+    assert streamed.cut(delta("text", "")) == {"source": "text", "text": "abcd"}
+    assert streamed.cut(delta("thinking", "")) == {"source": "thinking", "text": "ABCD"}
+    assert streamed.cut(delta("tool", "", "c2")) == {
+        "source": "tool", "text": '{"command": "rm', "toolName": "bash",
+    }  # fmt: skip
+    streamed.add(delta("text", "x" * 2500))
+    assert streamed.cut(delta("text", "")) == {"source": "text", "text": "x" * 2000}
+    streamed.reset()
+    assert streamed.cut(delta("text", "")) == {"source": "text", "text": ""}

@@ -23,7 +23,8 @@ from rein.ai import (
 from rein.builtins import steering, ttsr
 from rein.builtins.timebox import WARNING
 from rein.html import _entries as _html_entries
-from rein.session import Session, sessions_dir
+from rein.html import body
+from rein.session import CustomEntry, Session, sessions_dir
 from rein.timebox import ACTIVE, OFF
 from tests.cli.helpers import run_rein
 
@@ -132,7 +133,8 @@ def build(cwd: Path, home: Path) -> Built:
         ),
     )
     ids["result1"] = add(store, result("c1", "bash", f"FAILED test_x {HOSTILE}", error=True))
-    ids["record"] = store.append_custom("ttsr_injection", {"rules": ["no-print"], "records": []})
+    cut = {"source": "text", "text": f"cut print( {HOSTILE}"}
+    ids["record"] = store.append_custom("ttsr_injection", {"rules": ["no-print"], "records": [], "cut": cut})
     ids["injection"] = store.append_custom_message(
         "ttsr-injection", f"Do not print {HOSTILE}", display=False, details={"rules": ["no-print"]}
     )
@@ -190,6 +192,7 @@ def test_hostile_text_stays_text(exported: tuple[Built, str]) -> None:
         "Summary",
         "push",
         "tried pushing",
+        "cut print(",
     ):
         assert f"{where} {HOSTILE}" in texts, where
 
@@ -276,6 +279,22 @@ def test_injections_summaries_and_notices_are_marked(exported: tuple[Built, str]
 
 
 @pytest.mark.slow
+def test_a_stream_rule_cut_shows_the_text_it_dropped(exported: tuple[Built, str]) -> None:
+    built, page = exported
+    (cut,) = by_id(parse(page), built.ids["record"]).all("details", "cut")
+    assert "open" not in cut.attrs
+    assert cut.all("summary")[0].text() == "cut reply (dropped, then retried) text"
+    assert [pre.text() for pre in cut.all("pre", "cut-text")] == [f"cut print( {HOSTILE}"]
+    tool = {"source": "tool", "toolName": "write", "text": "<b>x</b>"}
+    record = CustomEntry(
+        id="r1", parent_id=None, timestamp="", custom_type="ttsr_injection", data={"cut": tool}
+    )
+    _, _, inner = body(record, {})
+    assert '<span class="meta">tool: write</span>' in inner and "&lt;b&gt;x&lt;/b&gt;" in inner
+    reminder = CustomEntry(id="r2", parent_id=None, timestamp="", custom_type="ttsr_injection", data={})
+    assert 'class="cut"' not in body(reminder, {})[2], "a record without a cut shows none"
+
+
 def test_id_prefix_writes_next_to_the_current_directory(tmp_path: Path) -> None:
     home, cwd = tmp_path / "home", tmp_path / "project"
     cwd.mkdir()

@@ -91,6 +91,9 @@ def test_a_stream_rule_cuts_the_reply_and_the_injection_joins_the_session(tmp_pa
             ("custom", "ttsr_injection"), ("custom_message", "ttsr-injection"),
         ]  # fmt: skip
         assert "Never say it." in entries[1]["content"] and entries[1]["display"] is False
+        cut = entries[0]["data"]["cut"]  # the dropped text, up to and with the matching delta
+        assert cut["source"] == "text" and "toolName" not in cut
+        assert "You said: say forbidden".startswith(cut["text"]) and "forbid" in cut["text"]
         after = got[got.index(retry) + 1 :]
         text = "".join(str(e["delta"]) for e in after if e["type"] == "text_delta")
         assert text.startswith("You said: <system-interrupt") and after[-1]["type"] == "done"

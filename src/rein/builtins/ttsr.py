@@ -3,7 +3,8 @@
 - session_start: discover rules, build the manager, restore injected-rule state from the session.
 - every assistant reply: buffers reset when it starts; each delta goes to the manager.
 - an interrupting match: the reply is cut, a hidden `ttsr-injection` message is appended, a
-  `ttsr_injection` entry is persisted, `ttsr_triggered` goes to extensions, and the loop retries.
+  `ttsr_injection` entry is persisted (with the `cut`: the tail of the text it dropped),
+  `ttsr_triggered` goes to extensions, and the loop retries.
 - a non-interrupting match in a tool call: a reminder is prepended to that tool's result (dropped,
   and not persisted, if the reply ends aborted or in error, so the rule stays eligible).
 - a non-interrupting match in prose: a hidden follow-up after the reply, if it succeeded.
@@ -17,7 +18,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from rein.agent import AbortRetry, CustomMessage, StreamDelta, ToolOutput
-from rein.ai import AssistantMessage
+from rein.ai import AssistantMessage, JsonValue
 from rein.extensions import ExtensionAPI, ExtensionContext, Notice, ToolResultEvent
 from rein.ttsr import (
     InjectionRecord,
@@ -32,6 +33,40 @@ from rein.ttsr import (
 INJECTION_MESSAGE = "ttsr-injection"
 INJECTION_ENTRY = "ttsr_injection"
 TRIGGERED = "ttsr_triggered"
+CUT_CHARS = 2_000
+"""How much of the cut source a `ttsr_injection` record keeps: its last characters."""
+
+
+class StreamedText:
+    """What one reply streamed so far, per source (each tool call on its own), kept as pieces and
+    joined only when a stream rule cuts the reply: the `cut` of its `ttsr_injection` record. Shared
+    by this extension and the session server's stream rules (`rein.server._attempt`)."""
+
+    def __init__(self) -> None:
+        self._pieces: dict[tuple[str, str | None], list[str]] = {}
+
+    def reset(self) -> None:
+        """A new provider call: nothing streamed yet."""
+        self._pieces.clear()
+
+    def add(self, delta: StreamDelta) -> None:
+        if delta.delta:
+            self._pieces.setdefault((delta.source, delta.tool_call_id), []).append(delta.delta)
+
+    def cut(self, delta: StreamDelta) -> dict[str, JsonValue]:
+        """`{"source", "text", "toolName"?}`: the last CUT_CHARS characters of the source `delta` is
+        from, `delta` included (add it first)."""
+        tail: list[str] = []
+        size = 0
+        for piece in reversed(self._pieces.get((delta.source, delta.tool_call_id), [])):
+            tail.append(piece)
+            size += len(piece)
+            if size >= CUT_CHARS:
+                break
+        cut: dict[str, JsonValue] = {"source": delta.source, "text": "".join(reversed(tail))[-CUT_CHARS:]}
+        if delta.tool_name:
+            cut["toolName"] = delta.tool_name
+        return cut
 
 
 class TtsrExtension:
@@ -52,6 +87,7 @@ class TtsrExtension:
         self.manager = TtsrManager((), self.settings, clock=clock, root=cwd)
         self.per_tool: dict[str, list[RuleMatch]] = {}
         self.prose: list[RuleMatch] = []
+        self.streamed = StreamedText()
         rein.on("session_start", self.on_session_start)
         rein.on("session_tree", self.on_session_start)  # another branch: its own records and turns
         rein.on("message_start", self.on_message_start)
@@ -83,11 +119,13 @@ class TtsrExtension:
     def on_message_start(self, event: object, ctx: ExtensionContext) -> None:
         if isinstance(event, Notice) and _assistant(event) is not None:
             self.manager.reset()  # a new provider call (a new turn, or a retry): fresh buffers
+            self.streamed.reset()
 
     def on_delta(self, delta: StreamDelta) -> AbortRetry | None:
         context = MatchContext(
             source=delta.source, tool_name=delta.tool_name, tool_call_id=delta.tool_call_id
         )
+        self.streamed.add(delta)
         matches = self.manager.check_delta(delta.delta, context, final=delta.final)
         if not matches:
             return None
@@ -102,7 +140,7 @@ class TtsrExtension:
         if not cut:
             return None
         names = [m.name for m in cut]
-        self._persist(cut)
+        self._persist(cut, self.streamed.cut(delta))
         self.rein.emit(TRIGGERED, tuple(m.rule for m in cut))
         injection = CustomMessage(
             custom_type=INJECTION_MESSAGE,
@@ -147,12 +185,13 @@ class TtsrExtension:
     def on_turn_end(self, event: object, ctx: ExtensionContext) -> None:
         self.manager.turn_completed()
 
-    def _persist(self, matches: list[RuleMatch]) -> None:
+    def _persist(self, matches: list[RuleMatch], cut: dict[str, JsonValue] | None = None) -> None:
         records = self.manager.mark_injected(matches)
-        self.rein.append_entry(
-            INJECTION_ENTRY,
-            {"rules": [m.name for m in matches], "records": [r.to_dict() for r in records]},
-        )
+        rules = [m.name for m in matches]
+        data: dict[str, object] = {"rules": rules, "records": [r.to_dict() for r in records]}
+        if cut is not None:
+            data["cut"] = cut
+        self.rein.append_entry(INJECTION_ENTRY, data)
 
 
 def _assistant(event: Notice) -> AssistantMessage | None:

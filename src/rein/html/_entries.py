@@ -251,7 +251,11 @@ def _custom(entry: CustomEntry) -> tuple[str, str, str]:
     if entry.custom_type == TTSR_RECORD:
         rules = data.get("rules") or ([data["rule"]] if "rule" in data else [])
         names = ", ".join(str(r) for r in rules) if isinstance(rules, list) else str(rules)
-        return "ttsr record meta-entry", f"stream rule fired{badge(names or 'rule', 'ttsr')}", raw
+        return (
+            "ttsr record meta-entry",
+            f"stream rule fired{badge(names or 'rule', 'ttsr')}",
+            _cut(data) + raw,
+        )
     if entry.custom_type == STEERING_ENTRY:
         kind = str(data.get("type", "entry"))
         return "steering record meta-entry", f"steering{badge(kind, 'steering')}", raw
@@ -261,6 +265,20 @@ def _custom(entry: CustomEntry) -> tuple[str, str, str]:
             what = "timebox set" if data.get("active", True) else "timebox spent: stopped"
         return "timebox notice meta-entry", f"timebox{badge(what, 'timebox')}", raw
     return "custom meta-entry", f"custom: {esc(entry.custom_type)}", raw
+
+
+def _cut(data: Mapping[str, object]) -> str:
+    """The reply text a stream rule cut (dropped, then retried), when the record kept it."""
+    cut = data.get("cut")
+    if not isinstance(cut, dict) or not isinstance(cut.get("text"), str):
+        return ""
+    source, tool = cut.get("source"), cut.get("toolName")
+    where = f"{source}: {tool}" if tool else str(source or "")
+    meta = f' <span class="meta">{esc(where)}</span>' if where else ""
+    return (
+        f'<details class="cut"><summary>cut reply (dropped, then retried){meta}</summary>'
+        f'<pre class="cut-text">{esc(cut["text"])}</pre></details>'
+    )
 
 
 def _folded(title: str, text: str, *, classes: str = "", opened: bool = False, pre: bool = False) -> str:

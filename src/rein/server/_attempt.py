@@ -3,10 +3,11 @@
 With stream rules on (the client sent `reinEvents` and the server has rules), each delta goes to a
 TTSR manager restored from the branch; an interrupting match cuts the provider stream at once, the
 partial reply is dropped, the injection is persisted on the session exactly as a local run persists it
-(a `custom` entry `ttsr_injection` with the records, then a hidden `custom_message` `ttsr-injection`
-with the rule text), a `stream_retry` event tells the client which entries to add, and the next
-provider call has the injection appended. At most `max_retries` cuts per request, like the loop's
-`max_retries_per_turn`. The final reply's bash calls get steering's verdicts in its `done` event.
+(a `custom` entry `ttsr_injection` with the records and the `cut` text, then a hidden
+`custom_message` `ttsr-injection` with the rule text), a `stream_retry` event tells the client which
+entries to add, and the next provider call has the injection appended. At most `max_retries` cuts
+per request, like the loop's `max_retries_per_turn`. The final reply's bash calls get steering's
+verdicts in its `done` event.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from starlette.applications import Starlette
 
-from rein.agent import DeltaEvent, EndEvent, stream_delta
+from rein.agent import DeltaEvent, EndEvent, StreamDelta, stream_delta
 from rein.ai import (
     AbortSignal,
     AssistantMessage,
@@ -29,7 +30,7 @@ from rein.ai import (
     Provider,
     UserMessage,
 )
-from rein.builtins.ttsr import INJECTION_ENTRY, INJECTION_MESSAGE
+from rein.builtins.ttsr import INJECTION_ENTRY, INJECTION_MESSAGE, StreamedText
 from rein.server._engines import Engines
 from rein.server._wire import proxy_event
 from rein.session import timestamp
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
     from rein.server._stream import StreamRequest
 
 Emit = Callable[[dict[str, JsonValue] | None], None]
+Cut = tuple[list[RuleMatch], dict[str, JsonValue]]
+"""The interrupting matches of a cut reply, and the record's `cut` (what it dropped)."""
 
 
 async def run_reply(
@@ -57,9 +60,9 @@ async def run_reply(
         if cut is None or manager is None:
             return reply
         retries += 1
-        text = manager.render_interrupt(cut)
+        text = manager.render_interrupt(cut[0])
         entries = await _persist(app, prepared, manager, cut, text)
-        names = ", ".join(m.name for m in cut)
+        names = ", ".join(m.name for m in cut[0])
         emit({"type": "stream_retry", "reason": f"stream rule: {names}", "entries": entries})
         context = Context(
             system_prompt=context.system_prompt,
@@ -75,12 +78,13 @@ async def _attempt(
     manager: TtsrManager | None,
     emit: Emit,
     engines: Engines,
-) -> tuple[AssistantMessage, list[RuleMatch] | None]:
+) -> tuple[AssistantMessage, Cut | None]:
     signal = AbortSignal()
     options = dataclasses.replace(prepared.options, signal=signal)
     if manager is not None:
         manager.reset()  # a new provider call: fresh buffers
-    cut: list[RuleMatch] | None = None
+    streamed = StreamedText()
+    cut: Cut | None = None
     final: AssistantMessage | None = None
     async with provider.stream(prepared.model, context, options) as events:
         async for event in events:
@@ -95,17 +99,17 @@ async def _attempt(
             if payload is not None:
                 emit(payload)
             if manager is not None and isinstance(event, DeltaEvent | EndEvent):
-                matches = _check(manager, event)
-                interrupting = [m for m in matches if m.interrupt]
+                delta = stream_delta(event)
+                streamed.add(delta)
+                interrupting = [m for m in _check(manager, delta) if m.interrupt]
                 if interrupting:
-                    cut = interrupting
+                    cut = (interrupting, streamed.cut(delta))
                     signal.abort("stream rule")
     assert final is not None, "a provider stream ends with a final event"
     return final, cut
 
 
-def _check(manager: TtsrManager, event: DeltaEvent | EndEvent) -> tuple[RuleMatch, ...]:
-    delta = stream_delta(event)
+def _check(manager: TtsrManager, delta: StreamDelta) -> tuple[RuleMatch, ...]:
     context = MatchContext(source=delta.source, tool_name=delta.tool_name, tool_call_id=delta.tool_call_id)
     return manager.check_delta(delta.delta, context, final=delta.final)
 
@@ -121,18 +125,19 @@ def _final(event: DoneEvent | ErrorEvent, engines: Engines, prepared: StreamRequ
 
 
 async def _persist(
-    app: Starlette, prepared: StreamRequest, manager: TtsrManager, cut: list[RuleMatch], text: str
+    app: Starlette, prepared: StreamRequest, manager: TtsrManager, cut: Cut, text: str
 ) -> list[JsonValue]:
     """The injection as a local run records it: the records entry, then the hidden message."""
     service = app.state.service
     view = await service.get(prepared.owner, prepared.session_id)
     leaf = view.row.leaf_id if view is not None else None
-    names: list[JsonValue] = [m.name for m in cut]
-    records = manager.mark_injected(cut)
+    matches, dropped = cut
+    names: list[JsonValue] = [m.name for m in matches]
+    records = manager.mark_injected(matches)
     record: dict[str, JsonValue] = {
         "type": "custom", "id": _new_id(), "parentId": leaf, "timestamp": timestamp(),
         "customType": INJECTION_ENTRY,
-        "data": {"rules": names, "records": [_plain(r.to_dict()) for r in records]},
+        "data": {"rules": names, "records": [_plain(r.to_dict()) for r in records], "cut": dropped},
     }  # fmt: skip
     message: dict[str, JsonValue] = {
         "type": "custom_message", "id": _new_id(), "parentId": record["id"], "timestamp": timestamp(),
