@@ -60,6 +60,14 @@ def serve(
         str | None,
         typer.Option(metavar="<budget>", help='Every session\'s budget, e.g. "30m turns:20 tokens:2M".'),
     ] = None,
+    approve: Annotated[
+        str | None,
+        typer.Option(
+            metavar="<mode>",
+            help="The web page's runs: ask (the page asks), auto or deny bash, write and edit calls"
+            " (default: the session directory's [rein] approve, else ask).",
+        ),
+    ] = None,
 ) -> None:
     """Serve sessions over HTTP on HOST:PORT (127.0.0.1:4217 by default) until stopped. Any address
     but loopback needs REIN_SERVER_TOKEN (bearer auth) or --tokens-file. Provider keys come from this
@@ -71,7 +79,7 @@ def serve(
         "host": host, "port": port, "db": db, "tokens_file": tokens_file, "provider": provider,
         "model": model, "base_url": base_url, "allow_client_keys": allow_client_keys,
         "max_request_kb": max_request_kb, "rate_per_minute": rate_per_minute, "cwd": str(Path.cwd()),
-        "timebox": timebox,
+        "timebox": timebox, "approve": approve,
     }  # fmt: skip
     try:
         config = load_config(options, os.environ)

@@ -17,13 +17,14 @@ from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 
 from rein.server import _handlers as h
 from rein.server._chunks import Assembled, ChunkReceiver
-from rein.server._config import ServerConfig
+from rein.server._config import ServerConfig, is_loopback
 from rein.server._errors import ProtocolError, error_response
 from rein.server._limits import RateLimiter, owner_of, read_body
 from rein.server._openapi import Operation, document
@@ -38,6 +39,7 @@ from rein.server.store import (
     default_sqlite_path,
     open_store,
 )
+from rein.server.web import Buses, RunHost, SecurityMiddleware, new_csrf_token, web_routes
 from rein.session.remote._protocol import CHUNK_ENDPOINT
 
 PostHandler = Callable[[Request, str, Body], Awaitable[Response]]
@@ -183,7 +185,9 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
     """The app. Without `store`, the lifespan opens `config.db` (SQLite under `config.home` when
     empty) and closes it on shutdown. `app.state` carries `config`, `store`, `service` (the
-    SessionService), `chunks`, `limiter` and `engines` (None until the stream handlers make them)."""
+    SessionService), `chunks`, `limiter`, `engines` (None until the stream handlers make them), and
+    the web page's `csrf` token, event `buses` and `web_runs` (`rein.server.web`). Every request
+    passes `SecurityMiddleware` first (Host, Origin and CSRF checks)."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -199,18 +203,32 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
             yield
         finally:
             await cancel_runs(app)  # a run's journal stays `running` and expires; nothing half-written
+            await app.state.web_runs.close()
             if opened:
                 await app.state.store.close()
 
-    routes = [Route(op.path, _post(handler), methods=["POST"]) for handler, op in POSTS.values()]
+    routes: list[BaseRoute] = [
+        Route(op.path, _post(handler), methods=["POST"]) for handler, op in POSTS.values()
+    ]
     routes += [Route(op.path, _get(handler), methods=[op.method]) for handler, op in GETS]
     routes += [
         Route(CHUNK.path, _chunk, methods=["POST"]),
         Route(HEALTH.path, _health, methods=["GET"]),
         Route(OPENAPI.path, _openapi, methods=["GET"]),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: _http_error})
+    routes += web_routes(_guarded)
+    csrf = new_csrf_token()
+    security = Middleware(SecurityMiddleware, csrf=csrf, loopback=is_loopback(config.host))
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={HTTPException: _http_error},
+        middleware=[security],
+    )
     app.state.config = config
+    app.state.csrf = csrf
+    app.state.buses = Buses()
+    app.state.web_runs = RunHost(app, app.state.buses)
     app.state.limiter = RateLimiter(config.rate_per_minute)
     app.state.engines = None
     return app

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from typing import Literal, get_args
 
 from rein.server._timebox import TimeboxSpec, parse_timebox
 
@@ -22,6 +23,10 @@ PROVIDER_KEYS: Mapping[str, str] = MappingProxyType({
     "anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY", "openai-responses": "OPENAI_API_KEY",
 })  # fmt: skip
 """Where the server's own provider key comes from (the variables the providers read)."""
+
+
+Approve = Literal["ask", "auto", "deny"]
+"""`rein.builtins.ApproveMode`, spelled here so the config module stays light."""
 
 
 class ConfigError(Exception):
@@ -57,6 +62,9 @@ class ServerConfig:
     holder: str = field(default_factory=lambda: uuid.uuid4().hex)
     """This process's writer-lease holder id."""
     home: Path = field(default_factory=Path.home)
+    approve: Approve | None = None
+    """`--approve`: how the web page's runs approve bash, write and edit calls (None: the session
+    directory's `[rein] approve` setting, else "ask": the page is asked)."""
 
     @property
     def auth_required(self) -> bool:
@@ -138,7 +146,17 @@ def load_config(args: Mapping[str, object], env: Mapping[str, str]) -> ServerCon
         cwd=text("cwd") or ".",
         timebox=_timebox(text("timebox") or ""),
         home=Path(env["HOME"]) if env.get("HOME") else Path.home(),
+        approve=_approve(text("approve")),
     )
+
+
+def _approve(value: str | None) -> Approve | None:
+    if value is None:
+        return None
+    for mode in get_args(Approve):
+        if value == mode:
+            return mode  # type: ignore[no-any-return]
+    raise ConfigError(f"--approve: expected one of {', '.join(get_args(Approve))}, got {value!r}")
 
 
 def _timebox(text: str) -> TimeboxSpec | None:

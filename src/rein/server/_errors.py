@@ -9,9 +9,14 @@ INTERNAL_ERROR (or 409 WRITER_FENCED when retries ran out); nothing else escapes
 
 from __future__ import annotations
 
+from typing import Literal, TypeAlias
+
 from starlette.responses import JSONResponse
 
 from rein.session.remote._protocol import ErrorCode
+
+WebCode: TypeAlias = Literal["NO_RUN", "QUESTION_NOT_FOUND", "CSRF_FAILED", "HOST_REFUSED", "NO_DIRECTORY"]
+"""The web page's own codes (`rein.server.web`): beyond the protocol's, never sent to a pi client."""
 
 
 class ProtocolError(Exception):
@@ -19,11 +24,11 @@ class ProtocolError(Exception):
     the entry, and optional `details` (the fork's, e.g. `{"entryId": ...}`)."""
 
     def __init__(
-        self, status: int, code: ErrorCode, message: str, details: dict[str, object] | None = None
+        self, status: int, code: ErrorCode | WebCode, message: str, details: dict[str, object] | None = None
     ) -> None:
         super().__init__(message)
         self.status = status
-        self.code: ErrorCode = code
+        self.code: ErrorCode | WebCode = code
         self.message = message
         self.details = details
 

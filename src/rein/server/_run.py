@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import sys
+from collections.abc import Callable
 from types import FrameType
 from urllib.parse import urlsplit, urlunsplit
 
@@ -18,10 +19,15 @@ from rein.server.store import StoreError, default_sqlite_path, open_store
 
 
 class _Server(uvicorn.Server):
+    def __init__(self, config: uvicorn.Config, on_exit: Callable[[], None]) -> None:
+        super().__init__(config)
+        self.on_exit = on_exit
+
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         super().handle_exit(sig, frame)
         # a signal is how `rein serve` is asked to stop: exit 0 after the shutdown, not re-raised
         self._captured_signals.clear()
+        self.on_exit()  # end the web page's event streams, which would hold the shutdown forever
 
 
 def describe_store(url: str) -> str:
@@ -54,7 +60,8 @@ async def _serve(config: ServerConfig, sock: socket.socket, url: str) -> int:
         print(f"rein serve: {error}", file=sys.stderr)
         return 2
     try:
-        server = _Server(uvicorn.Config(create_app(config, store), log_level="warning", lifespan="on"))
+        app = create_app(config, store)
+        server = _Server(uvicorn.Config(app, log_level="warning", lifespan="on"), app.state.buses.close)
         host, port = sock.getsockname()[:2]
         shown = f"[{host}]" if ":" in host else host
         print(f"rein serve: listening on http://{shown}:{port} (store: {describe_store(url)})", flush=True)

@@ -43,6 +43,7 @@ from rein.server._runs import Journal, run_endpoint, spawn
 from rein.server._timebox import check
 from rein.server._view import SessionView
 from rein.server._wire import branch_messages, pi_message, replay_events, wire_message
+from rein.server.web._bus import mirror
 
 __all__ = ["run_endpoint", "stream_endpoint"]
 
@@ -74,7 +75,13 @@ async def stream_endpoint(request: Request, owner: str, body: dict[str, object])
     journal = Journal(store, owner, prepared.session_id, prepared.run_id)
     await journal.put("running")
     queue: asyncio.Queue[dict[str, JsonValue] | None] = asyncio.Queue()
-    spawn(request.app, _run(request, prepared, journal, queue.put_nowait))
+    buses = request.app.state.buses
+
+    def emit(event: dict[str, JsonValue] | None) -> None:
+        queue.put_nowait(event)
+        mirror(buses, owner, prepared.session_id, event)  # the web page watches the session live
+
+    spawn(request.app, _run(request, prepared, journal, emit))
     return _sse_response(_events(queue))
 
 
@@ -121,6 +128,8 @@ async def _prepare(
     cwd = body.get("cwd")
     if cwd is not None and not isinstance(cwd, str):
         raise invalid("cwd", "must be a string")
+    if cwd and cwd != view.row.cwd:  # the web page lists sessions by it, and runs agents there
+        await service.set_cwd(owner, session_id, cwd)
     return StreamRequest(
         owner=owner,
         session_id=session_id,

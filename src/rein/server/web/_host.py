@@ -1,0 +1,262 @@
+"""Runs of rein's own agent on the server, one per session at a time, for the web page.
+
+A session's `AgentSession` is built on first use (as `rein` builds a local one: the server's provider
+and model, the built-in tools in the session's directory, the settings and built-in extensions of that
+directory, `interactive=True` so approval asks the page) and kept while the server runs, so "Allow for
+this session" lasts. Its store is a `ServerSession`; when the session changed elsewhere (a `rein
+--server` client, a protocol write) the next prompt reloads it first.
+
+    host = RunHost(app)
+    await host.prompt(owner, sid, "fix the test")   # 202: the run goes on in the background
+    host.steer(owner, sid, "use pytest -x")         # NO_RUN (409) when idle
+    host.answer(owner, sid, question_id, "Allow once")
+
+The run's events go to the session's bus (`_bus`); a run that fails publishes an `error` event and
+never takes the server down; shutdown cancels runs (`_runs.cancel_runs`) and dismisses questions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from starlette.applications import Starlette
+
+from rein.agent import AgentEvent
+from rein.agent.tools import builtin_tools
+from rein.ai import AssistantMessage, JsonValue, Model, StreamOptions, UnknownProviderError, get_provider
+from rein.builtins import load_extensions
+from rein.server._config import ServerConfig
+from rein.server._errors import ProtocolError
+from rein.server._runs import spawn
+from rein.server._service import SessionService
+from rein.server.web._bus import Buses
+from rein.server.web._events import agent_events
+from rein.server.web._render import counters
+from rein.server.web._session import ServerSession
+from rein.server.web._ui import WebUI
+from rein.session import AgentSession
+from rein.session.compaction import CompactionSettings
+from rein.settings import SettingsFileError, load_settings
+
+SYSTEM_PROMPT = (
+    "You are a careful coding agent working in {cwd}. Use the tools to read, edit and run code. "
+    "Keep changes small and verify them. If a tool call is blocked, read the reason and follow it."
+)
+"""The system prompt of a local `rein` run (`rein.cli.agent`), which the server must not import."""
+Key = tuple[str, str]
+
+
+@dataclass(slots=True)
+class _Run:
+    agent: AgentSession
+    store: ServerSession
+    ui: WebUI
+    task: asyncio.Task[None] | None = None
+    fired: list[str] = field(default_factory=list)
+
+    @property
+    def running(self) -> bool:
+        return self.task is not None and not self.task.done()
+
+
+def no_run(session_id: str) -> ProtocolError:
+    return ProtocolError(409, "NO_RUN", f"session {session_id!r} has no run going: send a prompt")
+
+
+class RunHost:
+    """The app's server-side runs (`app.state.web_runs`)."""
+
+    def __init__(self, app: Starlette, buses: Buses) -> None:
+        self.app = app
+        self.buses = buses
+        self._runs: dict[Key, _Run] = {}
+        self._locks: dict[Key, asyncio.Lock] = {}
+
+    @property
+    def config(self) -> ServerConfig:
+        config: ServerConfig = self.app.state.config
+        return config
+
+    @property
+    def service(self) -> SessionService:
+        service: SessionService = self.app.state.service
+        return service
+
+    def running(self, owner: str, sid: str) -> bool:
+        run = self._runs.get((owner, sid))
+        return run is not None and run.running
+
+    def question(self, owner: str, sid: str) -> dict[str, JsonValue] | None:
+        run = self._runs.get((owner, sid))
+        return run.ui.question if run is not None and run.running else None
+
+    def _publish(self, owner: str, sid: str, event: dict[str, JsonValue]) -> None:
+        self.buses.publish(owner, sid, event)
+
+    async def prompt(self, owner: str, sid: str, text: str) -> None:
+        """Start a run of `text`; 409 RUN_IN_PROGRESS when one is going, 404 for an unknown session."""
+        async with self._locks.setdefault((owner, sid), asyncio.Lock()):
+            if self.running(owner, sid):
+                raise ProtocolError(409, "RUN_IN_PROGRESS", f"session {sid!r} has a run going: steer it")
+            run = await self._ready(owner, sid)
+            self._publish(owner, sid, {"type": "run", "state": "running"})
+            run.task = spawn(self.app, self._run(owner, sid, run, text))
+
+    async def _ready(self, owner: str, sid: str) -> _Run:
+        """The session's run state, its store reloaded if the session changed since the last flush."""
+        view = await self.service.get(owner, sid)
+        if view is None:
+            raise ProtocolError(404, "SESSION_NOT_FOUND", f"session {sid!r} not found")
+        run = self._runs.get((owner, sid))
+        cwd = view.row.cwd or str(Path(self.config.cwd).resolve())
+        if not Path(cwd).is_dir():  # a client's directory on another machine: nowhere to run tools
+            raise ProtocolError(
+                409, "NO_DIRECTORY", f"the session's directory {cwd} does not exist on this server"
+            )
+        if run is not None and run.store.revision == view.row.revision and run.agent.cwd == cwd:
+            return run
+        store = ServerSession(self.service, owner, view, cwd)
+        if run is not None and run.agent.cwd == cwd:
+            await run.agent.switch_store(store)  # extensions restore their state from the new tree
+            run.store = store
+            return run
+        if run is not None:
+            await run.agent.shutdown()
+        run = self._runs[(owner, sid)] = self._build(owner, sid, store, cwd)
+        await run.agent.start()
+        return run
+
+    def _build(self, owner: str, sid: str, store: ServerSession, cwd: str) -> _Run:
+        config = self.config
+        ui = WebUI(lambda event: self._publish(owner, sid, event))
+        try:
+            settings = load_settings(
+                Path(cwd), config.home, warn=lambda message: ui.notify(message, "warning")
+            )
+        except SettingsFileError as error:
+            raise ProtocolError(400, "INVALID_REQUEST", str(error)) from None
+        general = settings.get("rein", {})
+        window = general.get("context_window")
+        try:
+            provider = get_provider(config.provider)
+        except (UnknownProviderError, ImportError) as error:
+            raise ProtocolError(
+                500, "INTERNAL_ERROR", f"cannot load provider {config.provider!r}: {error}"
+            ) from None
+        agent = AgentSession(
+            store=store,
+            provider=provider,
+            model=Model(
+                provider=config.provider, id=config.model or config.provider, base_url=config.base_url
+            ),
+            cwd=cwd,
+            ui=ui,
+            tools=builtin_tools(),
+            system_prompt=SYSTEM_PROMPT.format(cwd=cwd),
+            options=StreamOptions(api_key=config.api_key),
+            compaction=CompactionSettings.from_mapping(settings.get("compaction", {})),
+            context_window=window if isinstance(window, int) else None,
+        )
+        run = _Run(agent=agent, store=store, ui=ui)
+        agent.subscribe(lambda event: self._event(owner, sid, run, event))
+        agent.subscribe_notices(lambda name, payload: self._notice(run, name, payload))
+        load_extensions(
+            agent,
+            cwd=cwd,
+            home=str(config.home),
+            settings=settings,
+            approve=config.approve,
+            interactive=True,
+        )
+        return run
+
+    async def _event(self, owner: str, sid: str, run: _Run, event: AgentEvent) -> None:
+        if event.type == "message_end":
+            # on the service before the page hears of it: the `message` event makes it refetch
+            try:
+                await run.store.flush()
+            except Exception as error:  # the run goes on; the final flush tries again
+                self._publish(
+                    owner, sid, {"type": "notice", "level": "warning", "message": f"not saved yet: {error}"}
+                )
+        for payload in agent_events(event, run.fired):
+            self._publish(owner, sid, payload)
+        if event.type == "stream_retry":
+            run.fired = []
+        if event.type == "message_end" and isinstance(event.message, AssistantMessage):
+            self._publish(owner, sid, {"type": "usage", "counters": self._counters(run)})
+
+    def _notice(self, run: _Run, name: str, payload: object) -> None:
+        if name == "ttsr_triggered" and isinstance(payload, tuple):
+            run.fired = [str(getattr(rule, "name", rule)) for rule in payload]
+
+    def _counters(self, run: _Run) -> dict[str, JsonValue]:
+        return counters(run.store.wire_branch())
+
+    async def _run(self, owner: str, sid: str, run: _Run, text: str) -> None:
+        try:
+            await run.agent.prompt(text)
+        except asyncio.CancelledError:
+            run.ui.dismiss_all()
+            raise
+        except Exception as error:  # the run's failure is the page's to show, never the server's end
+            self._publish(owner, sid, {"type": "error", "message": f"the run failed: {error}"})
+        try:
+            await run.store.flush()
+        except Exception as error:
+            self._publish(
+                owner, sid, {"type": "error", "message": f"the session could not be saved: {error}"}
+            )
+        run.ui.dismiss_all()
+        self._publish(owner, sid, {"type": "usage", "counters": self._counters(run)})
+        self._publish(owner, sid, {"type": "run", "state": "idle"})
+
+    def _live(self, owner: str, sid: str) -> _Run:
+        run = self._runs.get((owner, sid))
+        if run is None or not run.running:
+            raise no_run(sid)
+        return run
+
+    def steer(self, owner: str, sid: str, text: str) -> None:
+        self._live(owner, sid).agent.steer(text)
+
+    def follow_up(self, owner: str, sid: str, text: str) -> None:
+        self._live(owner, sid).agent.follow_up(text)
+
+    def abort(self, owner: str, sid: str) -> bool:
+        """Abort the run; False when there was none."""
+        run = self._runs.get((owner, sid))
+        if run is None or not run.running:
+            return False
+        run.agent.abort()
+        run.ui.dismiss_all()
+        return True
+
+    def answer(self, owner: str, sid: str, question_id: str, value: str | None) -> None:
+        run = self._runs.get((owner, sid))
+        if run is None or not run.ui.answer(question_id, value):
+            raise ProtocolError(404, "QUESTION_NOT_FOUND", f"no open question {question_id!r}")
+
+    async def switch(self, owner: str, sid: str, entry_id: str) -> str | None:
+        """Continue from `entry_id`: the leaf moves there (through the live agent, so its extensions
+        restore the branch's state). 409 while running; 400 LEAF_ID_NOT_FOUND for an unknown entry."""
+        async with self._locks.setdefault((owner, sid), asyncio.Lock()):
+            if self.running(owner, sid):
+                raise ProtocolError(
+                    409, "RUN_IN_PROGRESS", f"session {sid!r} has a run going: abort it first"
+                )
+            view = await self.service.switch(owner, sid, entry_id)  # the next prompt reloads the store
+            return view.row.leaf_id
+
+    async def close(self) -> None:
+        """Dismiss every question and end every session's extensions (the app's shutdown)."""
+        for run in self._runs.values():
+            run.ui.dismiss_all()
+        for run in list(self._runs.values()):
+            try:
+                await run.agent.shutdown()
+            except Exception:
+                continue
+        self._runs.clear()
