@@ -52,6 +52,17 @@ def settings_files(cwd: Path, home: Path) -> tuple[Path, Path]:
     return home / ".rein" / "settings.toml", cwd / ".rein" / "settings.toml"
 
 
+def shown_path(path: str, root: Path, home: Path) -> str:
+    """A project or home file as a person reads it: relative to the project, `~/...` under home, else
+    as is (rule files, settings files)."""
+    for base, prefix in ((root, ""), (home, "~/")):
+        try:
+            return prefix + Path(path).relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return path
+
+
 def load_settings(cwd: Path, home: Path, *, warn: Warn | None = None) -> dict[str, dict[str, object]]:
     """Read, check and merge both files; a missing file counts as empty.
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from rein.cli._typer import command, plain_app, run_app
+from rein.settings import shown_path
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -63,16 +64,6 @@ def _console(stderr: bool = False) -> Console:
 def _fail(message: str) -> typer.Exit:
     _console(stderr=True).print(f"rein rules: {message}", markup=False)
     return typer.Exit(2)
-
-
-def _shown(path: str, root: Path, home: Path) -> str:
-    """A rule's file as a person reads it: relative to the project, `~/...` under home, else as is."""
-    for base, prefix in ((root, ""), (home, "~/")):
-        try:
-            return prefix + Path(path).relative_to(base).as_posix()
-        except ValueError:
-            continue
-    return path
 
 
 def _load(cwd: Path | None, home: Path | None) -> tuple[Path, Path, TtsrSettings, Discovery]:
@@ -118,7 +109,7 @@ def _repeat_text(rule: Rule, settings: TtsrSettings) -> str:
 def _issue_rows(issues: list[RuleIssue], root: Path, home: Path) -> list[tuple[str, str, str]]:
     rows: list[tuple[str, str, str]] = []
     for issue in issues:
-        shown = _shown(issue.path, root, home) if issue.path else ""
+        shown = shown_path(issue.path, root, home) if issue.path else ""
         where = shown if issue.line is None else f"{shown}:{issue.line}"
         rows.append((where or "(rule set)", issue.severity, issue.reason))
     return rows
@@ -141,7 +132,7 @@ def list_rules(cwd: CwdOption = None, home: HomeOption = None) -> None:
         engine, why = _engine_text(manager, index)
         table.add_row(
             rule.name,
-            _shown(rule.path, root, home_dir),
+            shown_path(rule.path, root, home_dir),
             ", ".join(rule.scope.tokens()) + (f" [globs: {', '.join(rule.globs)}]" if rule.globs else ""),
             rule.extent,
             rule.interrupt_mode or settings.interrupt_mode,

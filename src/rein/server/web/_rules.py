@@ -15,23 +15,13 @@ from rein.ai import JsonValue
 from rein.html import STEERING_TAG, TTSR_RECORD
 from rein.server._view import Entry
 from rein.session import message_text
-from rein.settings import SettingsFileError, load_settings
+from rein.settings import SettingsFileError, load_settings, shown_path
 from rein.steering import ConfigError, load_policy
 from rein.steering import Rule as SteeringRule
 from rein.ttsr import Rule as StreamRule
 from rein.ttsr import SettingsError, TtsrSettings, discover_rules
 
 DETAIL = 160
-
-
-def shown(path: str, root: Path, home: Path) -> str:
-    """A file as a person reads it: relative to the project, `~/...` under home, else as is."""
-    for base, prefix in ((root, ""), (home, "~/")):
-        try:
-            return prefix + Path(path).relative_to(base).as_posix()
-        except ValueError:
-            continue
-    return path
 
 
 def fired(entries: Sequence[Entry]) -> tuple[Counter[str], Counter[str]]:
@@ -86,10 +76,10 @@ def rules_body(cwd: str, home: Path, entries: Sequence[Entry]) -> dict[str, Json
             load_settings(root, home, warn=lambda _m: None).get("ttsr", {}), source="[ttsr] settings"
         )
         found = discover_rules(root, home, builtin=settings.builtin_rules)
-        problems += [f"{shown(i.path, root, home) or '(rule set)'}: {i.reason}" for i in found.issues]
+        problems += [f"{shown_path(i.path, root, home) or '(rule set)'}: {i.reason}" for i in found.issues]
         stream = [
-            {"name": r.name, "source": shown(r.path, root, home) or r.origin, "detail": _stream_detail(r),
-             "fired": stream_fired.get(r.name, 0)}
+            {"name": r.name, "source": shown_path(r.path, root, home) or r.origin,
+             "detail": _stream_detail(r), "fired": stream_fired.get(r.name, 0)}
             for r in found.rules
         ]  # fmt: skip
     except (SettingsFileError, SettingsError) as error:
@@ -97,7 +87,7 @@ def rules_body(cwd: str, home: Path, entries: Sequence[Entry]) -> dict[str, Json
     try:
         policy = load_policy(root, home).policy
         steering = [
-            {"name": r.name, "source": shown(r.origin, root, home) if r.origin else r.source,
+            {"name": r.name, "source": shown_path(r.origin, root, home) if r.origin else r.source,
              "detail": _steering_detail(r), "fired": steering_fired.get(r.name, 0)}
             for r in policy.rules
         ]  # fmt: skip
