@@ -198,6 +198,15 @@ def decode_entry(raw: JsonObject, k: Keys) -> Entry:
     return decoder(raw, base, k)
 
 
+def decode_or_unknown(raw: JsonObject, k: Keys) -> Entry:
+    """`raw` decoded, or kept as an unknown entry when it does not decode (a newer writer's entry);
+    raises `Malformed` only without a string `id`."""
+    try:
+        return decode_entry(raw, k)
+    except Malformed:
+        return unknown_entry(raw, k)
+
+
 def unknown_entry(raw: JsonObject, k: Keys) -> UnknownEntry:
     """`raw` kept as it is; raises `Malformed` without a string `id` (it could not join the tree)."""
     kind = raw.get("type")

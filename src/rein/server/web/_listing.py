@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rein.ai import JsonValue
 from rein.server._view import Entry, SessionView
+from rein.session import message_text
 
 FIRST_PROMPT = 200
 
@@ -17,12 +18,7 @@ def user_text(entry: Entry) -> str | None:
     message = entry.get("message")
     if entry.get("type") != "message" or not isinstance(message, dict) or message.get("role") != "user":
         return None
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    return "".join(str(b.get("text", "")) for b in content if isinstance(b, dict) and b.get("type") == "text")
+    return message_text(message.get("content"))
 
 
 def _model(view: SessionView) -> str | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from rein.server._service import SessionService
 from rein.server._view import SessionView
 from rein.session import Entry, SessionHeader, SessionTree, timestamp
-from rein.session._codec import Malformed, decode_entry, encode_entry, unknown_entry
+from rein.session._codec import decode_or_unknown, encode_entry
 from rein.session._pi import PI_KEYS
 from rein.session._session import Session
 
@@ -26,7 +26,7 @@ class ServerSession(Session):
         """The service's revision this store last matched (loaded or flushed)."""
         self._wire: dict[str, dict[str, object]] = {}
         for raw in view.entries:
-            self._tree.load(_decode(raw))
+            self._tree.load(decode_or_unknown(raw, PI_KEYS))
             self._wire[str(raw.get("id"))] = raw
         leaf = view.row.leaf_id
         self._tree.move_leaf(leaf if leaf in self._tree else None)
@@ -52,10 +52,3 @@ class ServerSession(Session):
         self._wire.update((entry.id, raw) for entry, raw in zip(fresh, wire, strict=True))
         self._leaf_sent = leaf
         self.revision = view.row.revision
-
-
-def _decode(raw: dict[str, object]) -> Entry:
-    try:
-        return decode_entry(raw, PI_KEYS)
-    except Malformed:
-        return unknown_entry(raw, PI_KEYS)

@@ -16,8 +16,8 @@ from urllib.parse import quote
 
 import httpx2
 
-from rein.session._codec import Malformed, decode_entry, encode_entry, unknown_entry
-from rein.session._entries import Entry, MessageEntry, SessionHeader
+from rein.session._codec import decode_or_unknown, encode_entry
+from rein.session._entries import MessageEntry, SessionHeader
 from rein.session._pi import PI_KEYS
 from rein.session._session import Session, timestamp
 from rein.session._tree import SessionTree
@@ -97,7 +97,7 @@ class RemoteSession(Session):
         tree = SessionTree()
         wire: dict[str, WireEntry] = {}
         for raw in snapshot.entries:
-            tree.load(_decode(raw))
+            tree.load(decode_or_unknown(raw, PI_KEYS))
             wire[str(raw["id"])] = raw
         tree.move_leaf(snapshot.leaf_id if snapshot.leaf_id in tree else None)
         self._tree, self._wire, self._hashes = tree, wire, [EMPTY_TREE_HASH]
@@ -133,13 +133,6 @@ class RemoteSession(Session):
 
     async def aclose(self) -> None:
         await self.transport.aclose()
-
-
-def _decode(raw: WireEntry) -> Entry:
-    try:
-        return decode_entry(raw, PI_KEYS)
-    except Malformed:
-        return unknown_entry(raw, PI_KEYS)
 
 
 def connect(
