@@ -6,7 +6,8 @@
         ...
         assert server.requests[0].body["model"] == "claude-test"
 
-It listens on 127.0.0.1 on a free port and answers each request with the next queued `Reply`: a JSON
+It listens on 127.0.0.1 on a free port and answers each request with the next queued `Reply` (or, given
+`route`, with what `route(request)` returns: a mock of a whole API for a real client): a JSON
 body (an HTTP error before streaming), or a chunked `text/event-stream` built from steps: events,
 raw bytes, pauses, an abrupt cut, or a hang that lasts until the client goes away. It records every
 request and counts the replies a client abandoned before they ended (`disconnects`), which is how a
@@ -19,7 +20,7 @@ import asyncio
 import contextlib
 import json
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from types import TracebackType
@@ -89,8 +90,11 @@ class Request:
 class SseServer:
     """See the module docstring."""
 
-    def __init__(self, replies: Iterable[Reply] = ()) -> None:
+    def __init__(
+        self, replies: Iterable[Reply] = (), *, route: Callable[[Request], Reply] | None = None
+    ) -> None:
         self._replies: deque[Reply] = deque(replies)
+        self._route = route
         self._server: asyncio.Server | None = None
         self._handlers: set[asyncio.Task[None]] = set()
         self._changed = asyncio.Condition()
@@ -147,7 +151,10 @@ class SseServer:
             async with self._changed:
                 self.requests.append(request)
                 self._changed.notify_all()
-            reply = self._replies.popleft() if self._replies else _NO_REPLY
+            if self._route is not None:
+                reply = self._route(request)
+            else:
+                reply = self._replies.popleft() if self._replies else _NO_REPLY
             if not await self._answer(reply, reader, writer):
                 async with self._changed:
                     self.disconnects += 1
