@@ -123,7 +123,7 @@ def test_a_new_file_is_created_and_a_fresh_round_trip_leaves_an_empty_object(tmp
     assert data["hooks"]["PreToolUse"] == [
         {
             "matcher": "Bash|apply_patch",
-            "hooks": [{"type": "command", "command": f"{BASE[0]} hook codex pre-tool-use"}],
+            "hooks": [{"type": "command", "timeout": 30, "command": f"{BASE[0]} hook codex pre-tool-use"}],
         }
     ]
     uninstall("codex", scope="user", cwd=tmp_path, home=tmp_path).write()
@@ -153,7 +153,7 @@ def test_gemini_handlers_are_named_and_keep_other_settings(tmp_path: Path) -> No
     [_, group] = data["hooks"]["BeforeTool"]
     assert group["matcher"] == "run_shell_command|write_file|replace|read_file"
     assert group["hooks"] == [
-        {"name": "rein", "type": "command", "command": f"{BASE[0]} hook gemini before-tool"}
+        {"name": "rein", "type": "command", "timeout": 30000, "command": f"{BASE[0]} hook gemini before-tool"}
     ]
     uninstall("gemini", scope="user", cwd=tmp_path, home=tmp_path).write()
     assert json.loads(path.read_text()) == {"theme": "Dracula", "hooks": {"BeforeTool": [lint]}}

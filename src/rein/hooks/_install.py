@@ -45,7 +45,7 @@ class Settings:
     hooks: tuple[Hook, ...]
     grouped: bool = True
     """Claude, Codex, Gemini: event -> [{matcher, hooks: [handler]}]; Cursor: event -> [handler]."""
-    handler: Mapping[str, object] = field(default_factory=lambda: {"type": "command"})
+    handler: Mapping[str, object] = field(default_factory=lambda: {"type": "command", "timeout": TIMEOUT})
     defaults: Mapping[str, object] = field(default_factory=dict)
     """Top-level keys the file needs, set only when absent (Cursor's `version`)."""
     home_env: str | None = None
@@ -53,6 +53,9 @@ class Settings:
     the home directory's (Codex's `CODEX_HOME`, default `~/.codex`)."""
 
 
+TIMEOUT = 30
+"""Seconds a host waits for one hook call (its own default is 60 s or more): a warm hook answers in
+milliseconds, a cold one in well under a second, so this only bounds a hook that hangs."""
 _CLAUDE_TOOLS = "Bash|Write|Edit|MultiEdit|Read"
 _GEMINI_TOOLS = "run_shell_command|write_file|replace|read_file"
 SETTINGS: dict[str, Settings] = {
@@ -89,7 +92,7 @@ SETTINGS: dict[str, Settings] = {
             Hook("BeforeAgent", "before-agent"),
             Hook("SessionStart", "session-start"),
         ),
-        handler={"name": "rein", "type": "command"},
+        handler={"name": "rein", "type": "command", "timeout": TIMEOUT * 1000},  # milliseconds
     ),
     "cursor": Settings(
         title="Cursor",
