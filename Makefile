@@ -1,5 +1,6 @@
 # Two entry points: `make demo` runs rein's main job, `make test` runs every check.
-# The virtualenv is rebuilt from the hashed lock whenever the lock or pyproject changes.
+# The virtualenv is rebuilt from the hashed lock whenever the lock or pyproject changes, with its bytecode
+# compiled (where PYTHONDONTWRITEBYTECODE is set, every `rein` process would otherwise compile rein again).
 UV ?= uv
 VENV := .venv
 BIN := $(VENV)/bin
@@ -14,8 +15,9 @@ LLAMA_BUILD := $(foreach d,GGML_NATIVE=OFF GGML_AVX512=OFF LLAVA_BUILD=OFF,\
 
 $(STAMP): requirements.lock pyproject.toml
 	$(UV) venv --quiet --allow-existing --python 3.11 $(VENV)
-	$(UV) pip sync --quiet --python $(BIN)/python --require-hashes $(LLAMA_BUILD) requirements.lock
+	$(UV) pip sync --quiet --python $(BIN)/python --require-hashes --compile-bytecode $(LLAMA_BUILD) requirements.lock
 	$(UV) pip install --quiet --python $(BIN)/python --no-deps --no-build-isolation -e .
+	$(BIN)/python -m compileall -q src/rein
 	touch $(STAMP)
 
 demo: $(STAMP)

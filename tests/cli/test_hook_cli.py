@@ -91,7 +91,7 @@ def test_the_installed_command_runs_as_the_hook(dirs: tuple[Path, Path]) -> None
         ["/bin/sh", "-c", command],
         input=json.dumps(payload),
         cwd="/",
-        env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
+        env={"HOME": str(home), "PATH": "/usr/bin:/bin", "REIN_HOOK_DAEMON": "off"},  # leave no daemon
         capture_output=True,
         text=True,
         timeout=60,

@@ -35,6 +35,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+HOOK_CALL = "rein.cli._hookcall"
+"""`rein hook HOST EVENT`, once per tool call: answered before anything else loads."""
+HOOK_WORDS = ("install", "uninstall", "doctor", "daemon", "help")
 AGENT = "rein.cli.agent"
 """`rein` with no command, or with a prompt or options first, is the agent itself."""
 AGENT_OPTIONS = "rein.cli._agent_app"
@@ -52,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(options, int):
             return options
         return int(importlib.import_module(AGENT).start(options))
+    if len(args) == 3 and args[0] == "hook" and args[1] not in HOOK_WORDS and not args[1].startswith("-"):
+        return int(importlib.import_module(HOOK_CALL).run(args[1], args[2]))
     module, _ = COMMANDS[args[0]]
     return int(importlib.import_module(module).run(args[1:], prog=f"rein {args[0]}"))
 

@@ -24,7 +24,7 @@ from typing import Literal, cast
 from rein.gitio import host_context
 from rein.hooks._store import SessionEntries, session_path
 from rein.hooks.errors import HookError, PayloadError
-from rein.steering import ConfigError, Steering, ToolCall, ToolResult, load_policy
+from rein.steering import Built, ConfigError, Steering, ToolCall, ToolResult, load_policy
 
 Payload = Mapping[str, object]
 Kind = Literal["before", "after", "prompt", "start", "stop"]
@@ -158,7 +158,11 @@ def failure(message: str) -> Outcome:
     )
 
 
-def handle(host: str, event: Event, stdin: str, *, home: Path) -> Answer:
+Policies = Callable[[Path, Path], Built]
+"""Builds the policy in force at a cwd for a home: `load_policy`, or the hook daemon's cache of it."""
+
+
+def handle(host: str, event: Event, stdin: str, *, home: Path, policies: Policies = load_policy) -> Answer:
     """Answer one hook call. Never raises."""
     notes: list[str] = []
     problem: str | None = None
@@ -168,7 +172,7 @@ def handle(host: str, event: Event, stdin: str, *, home: Path) -> Answer:
         sent = payload.get("hook_event_name")
         if sent is not None and sent != event.name:
             raise PayloadError(f"this hook handles {event.name}, but the payload is for {sent!r}")
-        outcome = act(host, event.kind, event.parse(payload), home, notes)
+        outcome = act(host, event.kind, event.parse(payload), home, notes, policies)
     except (HookError, ConfigError) as error:
         problem = str(error)
     except OSError as error:
@@ -193,7 +197,9 @@ def decode(stdin: str) -> Payload:
     return cast(dict[str, object], value)
 
 
-def act(host: str, kind: Kind, request: Request, home: Path, notes: list[str]) -> Outcome:
+def act(
+    host: str, kind: Kind, request: Request, home: Path, notes: list[str], policies: Policies = load_policy
+) -> Outcome:
     """Run the engine for one request. Raises `ConfigError` and `OSError`; `handle` answers them."""
     if (
         kind == "stop"
@@ -205,7 +211,7 @@ def act(host: str, kind: Kind, request: Request, home: Path, notes: list[str]) -
     if kind == "prompt":
         store.advance_loop()
         return Outcome()
-    built = load_policy(Path(request.cwd), home)
+    built = policies(Path(request.cwd), home)
     notes.extend(f"warning: {warning}" for warning in built.warnings)
     if kind == "start":
         return Outcome()
