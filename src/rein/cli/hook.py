@@ -3,6 +3,8 @@
     rein hook <host> <event>                   the host's JSON on stdin, its protocol's answer out
     rein hook install <host> [--user | --project] [--dry-run]
     rein hook uninstall <host> [--user | --project] [--dry-run]
+    rein hook doctor <host> [--user | --project]
+    rein hook daemon start|stop|status|run
 
 Hosts: claude, codex, gemini, cursor. A hook is a fresh process for every tool call, so argv is parsed
 by hand (no argparse) and only the one host's adapter is loaded, through `rein.hooks.HOSTS`. The help
@@ -26,30 +28,59 @@ from typing import TYPE_CHECKING, cast
 
 from rein.cli._help import HelpPage, render, usage_error, wants_help
 from rein.hooks import HOSTS
-from rein.hooks.errors import InstallError
 
 if TYPE_CHECKING:
-    from rein.hooks._install import Change
     from rein.hooks._run import Answer, Event
 
 ACTIONS = ("install", "uninstall")
-SUBCOMMANDS = ACTIONS
-"""`rein hook install` and `rein hook uninstall` (the help test walks every command's subcommands)."""
+SUBCOMMANDS = (*ACTIONS, "doctor", "daemon")
+"""`rein hook install`, `uninstall`, `doctor` and `daemon` (the help test walks every command's
+subcommands)."""
 
 FLAGS = (
     ("--user", "Edit the host's settings in your home directory (the default)."),
     ("--project", "Edit the host's settings in the current directory."),
     ("--dry-run", "Print the change as a unified diff; write nothing."),
+    ("--trust", "Also trust the hooks where the host asks for it (Codex's hook trust, Gemini's folders)."),
 )
 HOST_ROW = ("HOST", f"The coding agent: {', '.join(HOSTS)}.")
 SUMMARY = {
     "install": "Add rein's hooks to a coding agent's settings.",
     "uninstall": "Remove rein's hooks from a coding agent's settings.",
+    "doctor": "Check rein's hooks in a coding agent: installed, trusted, current; time an allow and a deny.",
+    "daemon": "Start, stop or look at the hook daemon that keeps hook calls fast.",
+}
+DAEMON = {
+    "start": "Start the daemon unless one runs, and wait until it answers.",
+    "stop": "Stop the daemon.",
+    "status": "Say whether the daemon runs: its process, socket, age and calls served.",
+    "run": "Run the daemon in the foreground (a hook call starts it in the background).",
 }
 
 
 def page(prog: str, action: str | None = None) -> HelpPage:
     """`rein hook`'s help, or its `install` or `uninstall` subcommand's."""
+    if action == "doctor":
+        return HelpPage(
+            usage=(f"{prog} doctor [--user | --project] HOST",),
+            summary=SUMMARY["doctor"],
+            details="Shows which of rein's hooks the host's settings hold, whether the host will run them"
+            " (trust), whether they start this rein, and runs the installed pre-tool hook the way the"
+            " host does, with `ls` (allowed) and a force push (blocked), printing each call's time."
+            "\n\nExit status: 0 all good, 1 a problem (named on its line), 2 usage error.",
+            arguments=(HOST_ROW,),
+            options=FLAGS[:2],
+        )
+    if action == "daemon":
+        return HelpPage(
+            usage=(f"{prog} daemon start|stop|status|run",),
+            summary=SUMMARY["daemon"],
+            details="Hook calls start the daemon by themselves and fall back to answering in their own"
+            " process whenever it is absent, slow or fails: it saves time, it never decides differently."
+            " REIN_HOOK_DAEMON=off turns it off."
+            "\n\nExit status: 0 done, 1 the daemon could not start, 2 usage error.",
+            commands=tuple(DAEMON.items()),
+        )
     if action is not None:
         return HelpPage(
             usage=(f"{prog} {action} [OPTIONS] HOST",),
@@ -57,7 +88,7 @@ def page(prog: str, action: str | None = None) -> HelpPage:
             details="Only rein's own entries are touched; running it twice changes nothing the second time."
             "\n\nExit status: 0 done, 2 usage or input error (a settings file that cannot be used).",
             arguments=(HOST_ROW,),
-            options=FLAGS,
+            options=FLAGS if action == "install" else FLAGS[:-1],
         )
     events = "; ".join(
         f"{host}: {', '.join(cast('Mapping[str, Event]', importlib.import_module(module).EVENTS))}"
@@ -76,13 +107,15 @@ def page(prog: str, action: str | None = None) -> HelpPage:
     )
 
 
-def _hook(host: str, name: str, prog: str) -> int:
+def call(host: str, name: str, stdin: str, prog: str) -> int:
+    """Answer one hook call in this process (the hook daemon's client found no daemon to ask)."""
+    if host not in HOSTS:
+        return usage_error(prog, f"unknown host {host!r}; known: {', '.join(HOSTS)}")
     events = cast("Mapping[str, Event]", importlib.import_module(HOSTS[host]).EVENTS)
     event = events.get(name)
     if event is None:
         return usage_error(prog, f"unknown {host} event {name!r}; known: {', '.join(events)}")
     run: ModuleType = importlib.import_module("rein.hooks._run")
-    stdin = sys.stdin.buffer.read().decode("utf-8", errors="replace")
     answer = cast("Answer", run.handle(host, event, stdin, home=Path.home()))
     sys.stdout.write(answer.stdout)
     sys.stderr.write(answer.stderr)
@@ -96,7 +129,8 @@ def _settings(action: str, rest: list[str], prog: str) -> int:
     where = f"{prog} {action}"
     flags = [arg for arg in rest if arg.startswith("-")]
     hosts = [arg for arg in rest if not arg.startswith("-")]
-    unknown = [flag for flag in flags if flag not in dict(FLAGS)]
+    allowed = dict(FLAGS if action == "install" else FLAGS[:-1])
+    unknown = [flag for flag in flags if flag not in allowed]
     if unknown or len(hosts) != 1:
         return usage_error(where, f"no such option: {unknown[0]}" if unknown else "name one host")
     host = hosts[0]
@@ -104,33 +138,47 @@ def _settings(action: str, rest: list[str], prog: str) -> int:
         return usage_error(where, f"unknown host {host!r}; known: {', '.join(HOSTS)}")
     if "--user" in flags and "--project" in flags:
         return usage_error(where, "choose --user or --project, not both")
+    return int(
+        importlib.import_module("rein.cli._hook_install").settings(
+            action,
+            host,
+            scope="project" if "--project" in flags else "user",
+            dry_run="--dry-run" in flags,
+            trust="--trust" in flags,
+            where=where,
+        )
+    )
+
+
+def _doctor(rest: list[str], prog: str) -> int:
+    where = f"{prog} doctor"
+    flags = [arg for arg in rest if arg.startswith("-")]
+    hosts = [arg for arg in rest if not arg.startswith("-")]
+    unknown = [flag for flag in flags if flag not in ("--user", "--project")]
+    if unknown or len(hosts) != 1 or hosts[0] not in HOSTS:
+        problem = f"no such option: {unknown[0]}" if unknown else f"name one host ({', '.join(HOSTS)})"
+        return usage_error(where, problem)
+    if len(flags) == 2:
+        return usage_error(where, "choose --user or --project, not both")
     scope = "project" if "--project" in flags else "user"
-    module = importlib.import_module("rein.hooks._install")
-    dry_run = "--dry-run" in flags
-    try:
-        change = cast("Change", getattr(module, action)(host, scope=scope, cwd=Path.cwd(), home=Path.home()))
-        if not dry_run:
-            change.write()
-    except (InstallError, OSError) as error:
-        print(f"{where}: {error}", file=sys.stderr)
-        return 2
-    if dry_run:
-        sys.stdout.write(change.diff() if change.changed else f"{change.path}: no change\n")
-        return 0
-    title = module.SETTINGS[host].title
-    if not change.changed:
-        state = "already installed" if action == "install" else "not installed"
-        print(f"rein's {title} hooks: {state} in {change.path}")
-    elif action == "install":
-        print(f"Installed rein's {title} hooks in {change.path}")
-    else:
-        print(f"Removed rein's {title} hooks from {change.path}")
-    return 0
+    return int(importlib.import_module("rein.cli._hook_doctor").run(hosts[0], scope))
+
+
+def _daemon(rest: list[str], prog: str) -> int:
+    where = f"{prog} daemon"
+    if len(rest) != 1 or rest[0] not in DAEMON:
+        return usage_error(where, f"give one of {', '.join(DAEMON)}")
+    return int(importlib.import_module("rein.cli._hook_daemon").run(rest[0], where))
 
 
 def run(args: list[str], prog: str) -> int:
     if args and args[0] in ACTIONS:
         return _settings(args[0], args[1:], prog)
+    if args and args[0] in ("doctor", "daemon"):
+        if wants_help(args[1:]):
+            print(render(page(prog, args[0])), end="")
+            return 0
+        return (_doctor if args[0] == "doctor" else _daemon)(args[1:], prog)
     if not args or args[0] == "help" or wants_help(args):
         print(render(page(prog)), end="", file=sys.stdout if args else sys.stderr)
         return 0 if args else 2
@@ -139,4 +187,4 @@ def run(args: list[str], prog: str) -> int:
         return usage_error(prog, f"unknown host {args[0]!r}; known: {known} (or install, uninstall)")
     if len(args) != 2:
         return usage_error(prog, f"give one {args[0]} event, e.g. {prog} {args[0]} pre-tool-use")
-    return _hook(args[0], args[1], prog)
+    return int(importlib.import_module("rein.cli._hookcall").run(args[0], args[1]))
