@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from tests.hooks.conftest import Dirs, Imported, answer, run_hook
 
@@ -242,3 +243,82 @@ def test_the_hook_process_imports_no_cli_framework_or_sdk(dirs: Dirs, imported: 
         or m in {"rein.hooks.codex", "rein.hooks.gemini", "rein.hooks.cursor", "rein.hooks._install"}
     )
     assert heavy == []
+
+
+PAYLOADS = Path(__file__).parent / "payloads" / "claude"
+"""Payloads captured from the real Claude Code 2.1.330 (a hook that saved its stdin) running
+`pytest` passing, `pytest` failing and `git commit`; paths moved to /home/user."""
+
+FAILED = """
+[[observer]]
+name = "failed"
+writes = ["tests-failed"]
+watch = { tool = "bash", command = "^pytest", exit_code = 1 }
+"""
+
+
+def captured(dirs: Dirs, name: str) -> dict[str, object]:
+    """A captured payload, moved into `dirs` and the session the other helpers use."""
+    body = json.loads((PAYLOADS / f"{name}.json").read_text())
+    assert isinstance(body, dict)
+    return {
+        **body,
+        "session_id": "sess-1",
+        "cwd": str(dirs.project),
+        "transcript_path": str(dirs.home / "t.jsonl"),
+    }
+
+
+def replay(dirs: Dirs, event: str, name: str) -> subprocess.CompletedProcess[str]:
+    return run_hook("claude", event, captured(dirs, name), home=dirs.home)
+
+
+def test_real_payloads_are_what_the_replays_assume() -> None:
+    passed = json.loads((PAYLOADS / "post-tool-use-pytest-passed.json").read_text())
+    failed = json.loads((PAYLOADS / "post-tool-use-failure-pytest-failed.json").read_text())
+    assert passed["hook_event_name"] == "PostToolUse" and "error" not in passed
+    assert failed["hook_event_name"] == "PostToolUseFailure" and "tool_response" not in failed
+    assert failed["error"].startswith("Exit code 1\n")
+
+
+def test_a_real_passing_pytest_lets_the_commit_through(dirs: Dirs) -> None:
+    prompt(dirs)
+    commit = captured(dirs, "pre-tool-use-git-commit")
+    assert decision(run_hook("claude", "pre-tool-use", commit, home=dirs.home))[1].startswith(
+        "[steering:commit-after-tests@user]"
+    )
+    done = replay(dirs, "post-tool-use", "post-tool-use-pytest-passed")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    done = run_hook("claude", "pre-tool-use", commit, home=dirs.home)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    [entry] = [line for line in dirs.session_lines("claude", "sess-1") if line.get("type") == "tests-passed"]
+    assert entry["data"]["exit_code"] == 0  # type: ignore[index]
+
+
+def test_a_real_failing_pytest_does_not(dirs: Dirs) -> None:
+    prompt(dirs)
+    done = replay(dirs, "post-tool-use-failure", "post-tool-use-failure-pytest-failed")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    commit = captured(dirs, "pre-tool-use-git-commit")
+    kind, reason = decision(run_hook("claude", "pre-tool-use", commit, home=dirs.home))
+    assert kind == "deny" and reason.startswith("[steering:commit-after-tests@user]")
+
+
+def test_the_exit_code_of_a_failure_comes_from_its_error_text(dirs: Dirs) -> None:
+    config = dirs.project / ".rein" / "steering.toml"
+    config.write_text(config.read_text() + FAILED)
+    done = replay(dirs, "post-tool-use-failure", "post-tool-use-failure-pytest-failed")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    [entry] = dirs.session_lines("claude", "sess-1")
+    assert entry["type"] == "tests-failed" and entry["data"]["exit_code"] == 1  # type: ignore[index]
+    # Another code, or an error that names none as Claude Code does (an interrupt, a denial): no entry.
+    for error in ("Exit code 2", "Exit code 1 and more", "Command timed out", "exit code 1"):
+        body = {**captured(dirs, "post-tool-use-failure-pytest-failed"), "error": error}
+        assert run_hook("claude", "post-tool-use-failure", body, home=dirs.home).stdout == ""
+    assert len(dirs.session_lines("claude", "sess-1")) == 1
+
+
+def test_a_failure_whose_error_is_not_text_is_refused(dirs: Dirs) -> None:
+    body = {**captured(dirs, "post-tool-use-failure-pytest-failed"), "error": 1}
+    out = answer(run_hook("claude", "post-tool-use-failure", body, home=dirs.home))
+    assert out["decision"] == "block" and "`error` must be a string" in str(out["reason"])

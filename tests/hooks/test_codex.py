@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
+from pathlib import Path
 
 from tests.hooks.conftest import Dirs, Imported, answer, run_hook
 
@@ -117,3 +119,83 @@ def test_a_codex_hook_does_not_import_claudes_timebox(dirs: Dirs, imported: Impo
         "rein.hooks._claude_transcript",
     )
     assert sorted(m for m in modules if m.startswith(timebox) or m == "rein.hooks.claude") == []
+
+
+PAYLOADS = Path(__file__).parent / "payloads" / "codex"
+"""Captured from the real Codex 0.169.0 (`codex exec`, a PostToolUse hook that saved its stdin and a
+copy of the rollout at `transcript_path` at that moment) running a passing `pytest` and a failing
+`pytest tests/failing`; paths moved to /home/user; the rollout keeps only those two calls' lines."""
+
+FAILED = """
+[[observer]]
+name = "failed"
+writes = ["tests-failed"]
+watch = { tool = "bash", command = "^pytest", exit_code = 1 }
+"""
+
+
+def captured(dirs: Dirs, name: str, rollout: Path | None) -> dict[str, object]:
+    """A captured payload, moved into `dirs`, its rollout at `rollout` (None: `codex exec --ephemeral`)."""
+    body = json.loads((PAYLOADS / f"{name}.json").read_text())
+    assert isinstance(body, dict)
+    where = str(rollout) if rollout is not None else None
+    return {**body, "session_id": "019a-thread", "cwd": str(dirs.project), "transcript_path": where}
+
+
+def rollout(dirs: Dirs) -> Path:
+    path = dirs.home / "rollout.jsonl"
+    path.write_text((PAYLOADS / "rollout.jsonl").read_text())
+    return path
+
+
+def replay(dirs: Dirs, name: str, where: Path | None) -> None:
+    done = run_hook("codex", "post-tool-use", captured(dirs, name, where), home=dirs.home)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+def test_real_payloads_carry_the_bare_output_and_no_exit_code() -> None:
+    passed = json.loads((PAYLOADS / "post-tool-use-pytest-passed.json").read_text())
+    failed = json.loads((PAYLOADS / "post-tool-use-pytest-failed.json").read_text())
+    assert (passed["tool_response"], failed["tool_response"]) == ("3 passed\n", "1 failed\n")
+    assert {passed["tool_use_id"], failed["tool_use_id"]} == {"call_0", "call_1"}
+    events = [json.loads(line) for line in (PAYLOADS / "rollout.jsonl").read_text().splitlines()]
+    codes = {
+        event["payload"]["item"]["id"]: event["payload"]["item"]["exit_code"]
+        for event in events
+        if event["payload"]["type"] == "item_completed"
+    }
+    assert codes == {"call_0": 0, "call_1": 1}
+
+
+def test_a_real_passing_pytest_lets_the_commit_through(dirs: Dirs) -> None:
+    prompt = run_hook(
+        "codex", "user-prompt-submit", payload(dirs, "UserPromptSubmit", prompt="x"), home=dirs.home
+    )
+    assert prompt.returncode == 0
+    assert denial(pre(dirs, "Bash", "git commit -m x")).startswith("[steering:commit-after-tests@user]")
+    replay(dirs, "post-tool-use-pytest-passed", rollout(dirs))
+    assert pre(dirs, "Bash", "git commit -m x").stdout == ""
+    [entry] = [
+        line for line in dirs.session_lines("codex", "019a-thread") if line.get("type") == "tests-passed"
+    ]
+    assert entry["data"]["exit_code"] == 0  # type: ignore[index]
+
+
+def test_a_real_failing_pytest_is_recorded_with_its_exit_code(dirs: Dirs) -> None:
+    config = dirs.project / ".rein" / "steering.toml"
+    config.write_text(config.read_text() + FAILED)
+    replay(dirs, "post-tool-use-pytest-failed", rollout(dirs))
+    [entry] = dirs.session_lines("codex", "019a-thread")
+    assert entry["type"] == "tests-failed" and entry["data"]["exit_code"] == 1  # type: ignore[index]
+    assert denial(pre(dirs, "Bash", "git commit -m x"))
+
+
+def test_without_the_rollout_the_exit_code_is_unknown(dirs: Dirs) -> None:
+    """`codex exec --ephemeral` sends `transcript_path: null`; a rollout may also be gone, or not hold
+    the call: nothing is recorded, so no rule takes a pass that may not have happened."""
+    other = dirs.home / "other.jsonl"
+    other.write_text((PAYLOADS / "rollout.jsonl").read_text().replace('"call_0"', '"call_9"'))
+    for where in (None, dirs.home / "missing.jsonl", other, dirs.home):
+        replay(dirs, "post-tool-use-pytest-passed", where)
+    assert not dirs.session_file("codex", "019a-thread").exists()
+    assert denial(pre(dirs, "Bash", "git commit -m x"))

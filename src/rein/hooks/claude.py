@@ -8,7 +8,10 @@ the developersdigest.tech PostToolUse guide "fires after a successful tool call"
     Bash: command | Write: file_path, content | Edit: file_path, new_string
     MultiEdit: file_path, edits[].new_string | Read: file_path
   PostToolUse fires after a call that succeeded, so a Bash result there exited 0; PostToolUseFailure
-  after one that failed (exit code unknown, so observers that require one do not fire).
+  after one that failed, with `error` (no `tool_response`). For a Bash command that exited non-zero,
+  `error` starts with the code: `"Exit code 1"`, `"Exit code 128\nfatal: ..."` (captured from Claude
+  Code 2.1.330, tests/hooks/payloads/claude/). Any other failure (an interrupt, a denial) has no
+  exit code, so observers that require one do not fire.
   output               PreToolUse: hookSpecificOutput {hookEventName, permissionDecision: "deny",
                        permissionDecisionReason} (the reason is shown to Claude)
                        PostToolUse(Failure), UserPromptSubmit: {decision: "block", reason}
@@ -20,6 +23,7 @@ Agent loop: advances on UserPromptSubmit.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 
 from rein.hooks._claude_protocol import before, block_on_failure, deny, notify_on_failure
@@ -71,12 +75,27 @@ def tool_calls(payload: Payload) -> tuple[ToolCall, ...]:
     return (ToolCall(tool="edit", path=path, content=content or "", id=ident),)
 
 
-def results(calls: tuple[ToolCall, ...], response: object, *, succeeded: bool) -> tuple[ToolResult, ...]:
-    output = output_text(response)
+_EXIT = re.compile(r"Exit code (\d+)(?:\n|$)")
+
+
+def failed_exit_code(error: str) -> int | None:
+    """The exit code at the start of PostToolUseFailure's `error`, or None (not a command's exit)."""
+    found = _EXIT.match(error)
+    return int(found.group(1)) if found else None
+
+
+def results(calls: tuple[ToolCall, ...], payload: Payload, *, succeeded: bool) -> tuple[ToolResult, ...]:
+    """A Bash result's exit code: 0 after PostToolUse, the one `error` names after PostToolUseFailure."""
+    code: int | None = 0
+    if succeeded:
+        output = output_text(payload.get("tool_response"))
+    else:
+        output = optional_text(payload, "error") or ""
+        code = failed_exit_code(output)
     return tuple(
         ToolResult(
             call=call,
-            exit_code=0 if succeeded and call.tool == "bash" else None,
+            exit_code=code if call.tool == "bash" else None,
             output=output,
             is_error=not succeeded,
         )
@@ -89,7 +108,7 @@ def _after(*, succeeded: bool) -> Callable[[Payload], Request]:
 
     def parse(payload: Payload) -> Request:
         session, cwd = session_where(payload)
-        found = results(tool_calls(payload), payload.get("tool_response"), succeeded=succeeded)
+        found = results(tool_calls(payload), payload, succeeded=succeeded)
         return Request(session=session, cwd=cwd, results=found)
 
     return parse

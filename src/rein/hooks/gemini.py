@@ -7,17 +7,22 @@ Fields relied on (google-gemini/gemini-cli `docs/hooks/reference.md`, `docs/tool
     run_shell_command: command, directory (relative to the project root)
     write_file: file_path, content | replace: file_path, new_string
     read_file: path (file_path, the name the other file tools use, is accepted too)
-  The shell tool's result lists `Exit Code: N`; rein reads it from llmContent (unknown if absent).
+  The shell tool's llmContent (0.61.0: `Output: ...`, then `Error:`, `Exit Code: N`, `Signal:`,
+  `Background PIDs:`, `Process Group PGID:` lines, each only when it applies, all inside
+  `<untrusted_context>`) names an exit code only when it is not 0: see `exit_code`.
   output               {decision: "deny", reason} (the reason is sent to the agent as the tool
                        error); an allowed call answers {}. AfterTool and BeforeAgent take the same
                        decision/reason; SessionStart only {systemMessage}.
 Exit code: always 0 with JSON on stdout ("preferred for all logic"); stdout carries nothing else.
+  (0.61.0 runs the call when a hook exits 1, prints something other than JSON, or outlives its
+  `timeout`; only exit 2 blocks, with stderr as the reason: tests/hosts/test_gemini.py.)
 Agent loop: advances on BeforeAgent (after the user submits a prompt, before planning).
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Mapping
 
 from rein.hooks._run import (
@@ -26,7 +31,6 @@ from rein.hooks._run import (
     Outcome,
     Payload,
     Request,
-    exit_code_in,
     json_line,
     mapping,
     optional_text,
@@ -63,6 +67,34 @@ def _cwd(payload: Payload, cwd: str) -> str:
     return posixpath.normpath(posixpath.join(cwd, directory)) if isinstance(directory, str) else cwd
 
 
+_WRAPPER = re.compile(r"\A\s*<untrusted_context[^>]*>\n?(.*?)\n?</untrusted_context>\s*\Z", re.DOTALL)
+_TRAILER = re.compile(r"(Process Group PGID: \d+|Background PIDs: [\d, ]*|Signal: .*|Exit Code: (-?\d+))")
+
+
+def exit_code(content: str, *, error: bool) -> int | None:
+    """The exit code of a shell command from Gemini CLI's result text, or None when it cannot tell.
+
+    Gemini CLI appends its own lines after the command's output, in a fixed order, so they are read
+    from the end (an `Exit Code: 0` the command printed itself is never mistaken for one): an
+    `Exit Code: N` line is N; none, in a result that ran (`Output:` first, a process group named) with
+    no `Error:` or `Signal:` line and no tool error, is 0. A cancelled, timed-out or backgrounded
+    command (no `Output:` or, before 0.61, `Command:` first), a signal or an error is unknown, so
+    observers that require an exit code do not fire."""
+    wrapped = _WRAPPER.match(content)
+    lines = (wrapped.group(1) if wrapped else content).split("\n")
+    if not lines[0].startswith(("Output:", "Command:")):
+        return None
+    ran = False
+    while len(lines) > 1 and (line := _TRAILER.fullmatch(lines[-1])):
+        if line.group(2) is not None:
+            return int(line.group(2))
+        if lines[-1].startswith("Signal:") and lines[-1] != "Signal: (none)":
+            return None
+        ran = ran or lines[-1].startswith("Process Group PGID:")
+        lines.pop()
+    return 0 if ran and not error and not lines[-1].startswith("Error:") else None
+
+
 def _before(payload: Payload) -> Request:
     session, cwd = session_where(payload)
     call = tool_call(payload)
@@ -77,7 +109,7 @@ def _after(payload: Payload) -> Request:
     response = payload.get("tool_response")
     content = response.get("llmContent") if isinstance(response, dict) else None
     error = response.get("error") if isinstance(response, dict) else None
-    code = exit_code_in(content) if call.tool == "bash" and isinstance(content, str) else None
+    code = exit_code(content, error=bool(error)) if call.tool == "bash" and isinstance(content, str) else None
     result = ToolResult(
         call=call,
         exit_code=code,
