@@ -16,15 +16,13 @@ the host with `subprocess`.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import TracebackType
 
 from rein.ai import TextContent, ToolCall
-from rein.ai.testing import Reply, Request, SseServer, anthropic_reply
+from rein.ai.testing import Reply, Request, anthropic_reply
+from tests.hosts._threaded import ThreadedApi
 
 Script = Mapping[str, Sequence[ToolCall]]
 DONE = "All done."
@@ -107,38 +105,18 @@ def _progress(messages: Sequence[object]) -> tuple[str | None, set[str]]:
     return prompt, answered
 
 
-class AnthropicApi:
+class AnthropicApi(ThreadedApi):
     """See the module docstring."""
 
     def __init__(self, script: Script, *, tokens: int = 12) -> None:
+        super().__init__()
         self.script = script
         self.tokens = tokens
         """Input tokens each reply reports in its usage (what a token budget counts)."""
-        self.unexpected: list[Request] = []
-        self._loop = asyncio.new_event_loop()
-        self._server = SseServer(route=self._route)
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
-
-    def __enter__(self) -> AnthropicApi:
-        self._thread.start()
-        asyncio.run_coroutine_threadsafe(self._server.start(), self._loop).result(timeout=10)
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        asyncio.run_coroutine_threadsafe(self._server.close(), self._loop).result(timeout=10)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=10)
-        self._loop.close()
 
     @property
     def env(self) -> dict[str, str]:
-        return {**ENV, "ANTHROPIC_BASE_URL": self._server.url}
-
-    @property
-    def requests(self) -> list[Request]:
-        return list(self._server.requests)
+        return {**ENV, "ANTHROPIC_BASE_URL": self.url}
 
     def _route(self, request: Request) -> Reply:
         body = request.body if isinstance(request.body, dict) else {}
@@ -152,7 +130,7 @@ class AnthropicApi:
         )
         stop = "tool_use" if isinstance(block, ToolCall) else "end_turn"
         # A reply id of its own: Claude Code's transcript (and so rein's token count) keys replies by it.
-        ident = f"msg_{len(self._server.requests)}"
+        ident = f"msg_{len(self.requests)}"
         return Reply(
             steps=anthropic_reply(block, stop_reason=stop, usage=(self.tokens, 34, 0), message_id=ident)
         )

@@ -30,6 +30,33 @@ LIST = "ls"
 """A command every policy allows; its output names `LISTED`, which the project holds."""
 WRITTEN = "written.txt"
 WRITTEN_TEXT = "written through the host's file tool\n"
+STEERING = """\
+[[observer]]
+name = "tests"
+writes = ["tests-passed"]
+watch = { tool = "bash", command = "^pytest", exit_code = 0 }
+
+[[observer]]
+name = "failed"
+writes = ["tests-failed"]
+watch = { tool = "bash", command = "^pytest", exit_code = 1 }
+
+[[rule]]
+name = "commit-after-tests"
+reason = "Run pytest in this agent loop before committing."
+command = "git"
+subcommand = "commit"
+[rule.when]
+not = { happened = { event = "tests-passed", in = "agent_loop" } }
+
+[[rule]]
+name = "no-env-write"
+reason = "Never write .env files; ask the user."
+tool = "write"
+pattern = "\\\\.env$"
+"""
+"""The project policy of the exit-code scenarios: commits wait for a passing pytest, `.env` stays
+unwritten, and both pytest outcomes are recorded."""
 TAG = "[steering:no-force-push@defaults]"
 """The start of the reason rein gives for the blocked command: what the model must see."""
 

@@ -17,15 +17,13 @@ the host with `subprocess`.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import TracebackType
 
 from rein.ai import JsonValue
-from rein.ai.testing import Event, Reply, Request, SseServer
+from rein.ai.testing import Event, Reply, Request
+from tests.hosts._threaded import ThreadedApi
 
 DONE = "All done."
 """The model's closing text, once every call of a prompt has a response."""
@@ -93,37 +91,17 @@ def _candidate(parts: list[JsonValue]) -> dict[str, JsonValue]:
     }
 
 
-class GeminiApi:
+class GeminiApi(ThreadedApi):
     """See the module docstring."""
 
     def __init__(self, script: Script) -> None:
+        super().__init__()
         self.script = script
-        self.unexpected: list[Request] = []
-        self._loop = asyncio.new_event_loop()
-        self._server = SseServer(route=self._route)
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
-
-    def __enter__(self) -> GeminiApi:
-        self._thread.start()
-        asyncio.run_coroutine_threadsafe(self._server.start(), self._loop).result(timeout=10)
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        asyncio.run_coroutine_threadsafe(self._server.close(), self._loop).result(timeout=10)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=10)
-        self._loop.close()
 
     @property
     def env(self) -> dict[str, str]:
         """What points Gemini CLI at this mock with a dummy key."""
-        return {"GOOGLE_GEMINI_BASE_URL": self._server.url, "GEMINI_API_KEY": "test-key"}
-
-    @property
-    def requests(self) -> list[Request]:
-        return list(self._server.requests)
+        return {"GOOGLE_GEMINI_BASE_URL": self.url, "GEMINI_API_KEY": "test-key"}
 
     def results(self) -> list[Result]:
         """Every function response of the longest conversation the host sent, in order."""

@@ -16,15 +16,13 @@ the test can run the host with `subprocess`.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from types import TracebackType
 
 from rein.ai import JsonValue, TextContent
-from rein.ai.testing import Event, Reply, Request, SseServer, response_object, responses_reply
+from rein.ai.testing import Event, Reply, Request, response_object, responses_reply
+from tests.hosts._threaded import ThreadedApi
 
 MODEL = "gpt-5.5"
 """A model Codex 0.169 has metadata for, so it offers `apply_patch` (unknown models get only the shell)."""
@@ -109,39 +107,19 @@ def _call_events(index: int, call: Call) -> list[Event]:
     ]  # fmt: skip
 
 
-class ResponsesApi:
+class ResponsesApi(ThreadedApi):
     """See the module docstring."""
 
     def __init__(self, script: Script) -> None:
+        super().__init__()
         self.script = script
-        self.unexpected: list[Request] = []
-        self._loop = asyncio.new_event_loop()
-        self._server = SseServer(route=self._route)
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
-
-    def __enter__(self) -> ResponsesApi:
-        self._thread.start()
-        asyncio.run_coroutine_threadsafe(self._server.start(), self._loop).result(timeout=10)
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        asyncio.run_coroutine_threadsafe(self._server.close(), self._loop).result(timeout=10)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=10)
-        self._loop.close()
 
     def config(self) -> str:
         """The `config.toml` lines that point Codex at this mock (the key comes from `MOCK_API_KEY`)."""
         return (
             f'model = "{MODEL}"\nmodel_provider = "mock"\n\n[model_providers.mock]\nname = "mock"\n'
-            f'base_url = "{self._server.url}/v1"\nwire_api = "responses"\nenv_key = "MOCK_API_KEY"\n'
+            f'base_url = "{self.url}/v1"\nwire_api = "responses"\nenv_key = "MOCK_API_KEY"\n'
         )
-
-    @property
-    def requests(self) -> list[Request]:
-        return list(self._server.requests)
 
     def outputs(self) -> list[Output]:
         """Every tool output of the longest conversation the host sent, in order."""

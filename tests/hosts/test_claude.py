@@ -26,37 +26,12 @@ import pytest
 
 from rein.hooks import session_path
 from tests.hosts._anthropic_api import AnthropicApi, Script, bash, write
-from tests.hosts._common import BLOCKED, LIST, LISTED, TAG, WRITTEN, WRITTEN_TEXT, Sandbox
+from tests.hosts._common import BLOCKED, LIST, LISTED, STEERING, TAG, WRITTEN, WRITTEN_TEXT, Sandbox
 
 pytestmark = pytest.mark.slow
 
 HOOKED = pytest.mark.parametrize("hooked", [True, False], ids=["rein", "no-hooks"])
 
-STEERING = """\
-[[observer]]
-name = "tests"
-writes = ["tests-passed"]
-watch = { tool = "bash", command = "^pytest", exit_code = 0 }
-
-[[observer]]
-name = "failed"
-writes = ["tests-failed"]
-watch = { tool = "bash", command = "^pytest", exit_code = 1 }
-
-[[rule]]
-name = "commit-after-tests"
-reason = "Run pytest in this agent loop before committing."
-command = "git"
-subcommand = "commit"
-[rule.when]
-not = { happened = { event = "tests-passed", in = "agent_loop" } }
-
-[[rule]]
-name = "no-env-write"
-reason = "Never write .env files; ask the user."
-tool = "write"
-pattern = "\\\\.env$"
-"""
 PYTEST = "pytest -q -p no:cacheprovider"
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hosts._common import BLOCKED, LIST, LISTED, TAG, WRITTEN, WRITTEN_TEXT, Sandbox
+from tests.hosts._common import BLOCKED, LIST, LISTED, STEERING, TAG, WRITTEN, WRITTEN_TEXT, Sandbox
 from tests.hosts._responses_api import Call, ResponsesApi, patch, shell
 
 pytestmark = pytest.mark.slow
@@ -70,26 +70,6 @@ def test_codex_runs_reins_hooks_only_once_trusted(
     assert (box.project / WRITTEN).read_text() == WRITTEN_TEXT
 
 
-STEERING = """\
-[[observer]]
-name = "tests"
-writes = ["tests-passed"]
-watch = { tool = "bash", command = "^pytest", exit_code = 0 }
-
-[[rule]]
-name = "commit-after-tests"
-reason = "Run pytest in this agent loop before committing."
-command = "git"
-subcommand = "commit"
-[rule.when]
-not = { happened = { event = "tests-passed", in = "agent_loop" } }
-
-[[rule]]
-name = "no-env-write"
-reason = "Never write .env files."
-tool = "write"
-pattern = "\\\\.env$"
-"""
 FAKE_PYTEST = '#!/bin/sh\nif [ "$1" = failing ]; then echo "1 failed"; exit 1; fi\necho "3 passed"\n'
 COMMIT = "git commit --allow-empty -q -m from-codex"
 

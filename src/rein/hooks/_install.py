@@ -184,7 +184,8 @@ def settings_path(host: str, scope: Scope, *, cwd: Path, home: Path) -> Path:
     return home / settings.file
 
 
-def _read(path: Path) -> tuple[str | None, dict[str, object]]:
+def read_object(path: Path) -> tuple[str | None, dict[str, object]]:
+    """A JSON settings file's text (None: absent) and its object; `InstallError` for anything else."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -276,7 +277,7 @@ def install(host: str, *, scope: Scope, cwd: Path, home: Path, base: list[str] |
     """The change that installs rein's hooks for `host`; `base` starts rein (default `rein_command()`).
     Raises `InstallError` for a settings file rein will not edit."""
     path = settings_path(host, scope, cwd=cwd, home=home)
-    before, data = _read(path)
+    before, data = read_object(path)
     after = merged(data, host, path, base or rein_command())
     # An install that changes no value leaves the file's text (its formatting) alone.
     return Change(
@@ -287,7 +288,7 @@ def install(host: str, *, scope: Scope, cwd: Path, home: Path, base: list[str] |
 def uninstall(host: str, *, scope: Scope, cwd: Path, home: Path) -> Change:
     """The change that removes rein's hooks for `host`. Raises `InstallError` like `install`."""
     path = settings_path(host, scope, cwd=cwd, home=home)
-    before, data = _read(path)
+    before, data = read_object(path)
     if before is None:
         return Change(path=path, before=None, after=None)
     after = unmerged(data, host, path)

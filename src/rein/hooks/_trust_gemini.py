@@ -24,9 +24,8 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import cast
 
-from rein.hooks._install import Change, Scope
+from rein.hooks._install import Change, Scope, read_object
 from rein.hooks._trust import Trust
 from rein.hooks.errors import InstallError
 
@@ -46,24 +45,13 @@ def _gemini_dir(home: Path) -> Path:
 
 def _read(path: Path) -> tuple[str | None, dict[str, object]]:
     """The file's text and its rules; raises `InstallError` for a file Gemini CLI would refuse."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None, {}
-    except (OSError, UnicodeDecodeError) as error:
-        raise InstallError(f"{path}: cannot read it ({error})") from None
-    try:
-        data = json.loads(text) if text.strip() else {}
-    except ValueError as error:
-        raise InstallError(f"{path}: not valid JSON ({error}); fix it and run this again") from None
-    if not isinstance(data, dict):
-        raise InstallError(f"{path}: expected a JSON object at the top, found {type(data).__name__}")
+    text, data = read_object(path)
     for rule, level in data.items():
         if level not in LEVELS:
             raise InstallError(
                 f"{path}: {rule!r} has trust level {json.dumps(level)}, expected one of {', '.join(LEVELS)}"
             )
-    return text, cast(dict[str, object], data)
+    return text, data
 
 
 def _real(path: str) -> str:
