@@ -80,7 +80,7 @@ def test_a_hook_of_a_session_without_a_timebox_loads_neither_the_core_nor_asynci
     done = subprocess.run(
         [sys.executable, "-c", code],
         input=payload,
-        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "REIN_HOOK_DAEMON": "off"},  # in-process
         capture_output=True,
         text=True,
         timeout=60,
