@@ -97,3 +97,11 @@ def test_static_context_hash_matches_node() -> None:
 
 def test_chunk_checksum_is_of_the_chunk_text() -> None:
     assert chunk_checksum("eyJhIjoxfQ==") == hashlib.sha256(b"eyJhIjoxfQ==").hexdigest()
+
+
+@needs_node
+def test_js_json_orders_array_index_keys_first_as_javascript_does() -> None:
+    """Hypothesis found `{"": null, "0": null}`: JavaScript lists integer-like keys first, ascending."""
+    value = {"b": 1, "10": 2, "": 3, "2": 4, "01": 5, "4294967295": 6, "4294967294": 7, "-1": 8}
+    assert js_json(value) == node_stringify([value])[0]
+    assert js_json(value).startswith('{"2":4,"10":2,"4294967294":7,"b":1')

@@ -56,8 +56,8 @@ def js_json(value: object) -> str:
 def _encode(value: object) -> Iterable[str]:
     if isinstance(value, Mapping):
         yield "{"
-        for i, (key, item) in enumerate(value.items()):
-            yield ("," if i else "") + json.dumps(str(key), ensure_ascii=False) + ":"
+        for i, (key, item) in enumerate(_js_order(value)):
+            yield ("," if i else "") + json.dumps(key, ensure_ascii=False) + ":"
             yield from _encode(item)
         yield "}"
     elif isinstance(value, list | tuple):
@@ -71,6 +71,19 @@ def _encode(value: object) -> Iterable[str]:
         yield _number(value)
     else:
         yield json.dumps(value, ensure_ascii=False)
+
+
+def _js_order(value: Mapping[object, object]) -> list[tuple[str, object]]:
+    """An object's properties in JavaScript's own order: array-index keys ("0" up to 2**32 - 2,
+    written canonically) in ascending numeric order first, then the others as inserted."""
+    items = [(str(key), item) for key, item in value.items()]
+    index = [pair for pair in items if _is_index(pair[0])]
+    rest = [pair for pair in items if not _is_index(pair[0])]
+    return sorted(index, key=lambda pair: int(pair[0])) + rest
+
+
+def _is_index(key: str) -> bool:
+    return key.isdigit() and key.isascii() and str(int(key)) == key and int(key) <= 2**32 - 2
 
 
 def _number(value: float) -> str:
