@@ -36,6 +36,7 @@ from rein.ttsr._rule import (
 from rein.ttsr._settings import ContextMode, TtsrSettings, select_rules
 from rein.ttsr._templates import INTERRUPT_TEMPLATE, REMINDER_TEMPLATE, Templates, render
 from rein.ttsr._values import InjectionRecord, MatchContext, RuleMatch, TtsrState
+from rein.ttsr._window import HoldWindow, hold_windows, longest_match
 from rein.ttsr.errors import FrontmatterError, NotAStreamRule, RuleError, SettingsError, TtsrError
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "Engine",
     "Extent",
     "FrontmatterError",
+    "HoldWindow",
     "InjectionRecord",
     "InterruptMode",
     "JsonArgsDecoder",
@@ -74,7 +76,9 @@ __all__ = [
     "allows_interrupt",
     "builtin_rule_texts",
     "discover_rules",
+    "hold_windows",
     "load_rule_file",
+    "longest_match",
     "parse_rule",
     "plan_rules",
     "render",

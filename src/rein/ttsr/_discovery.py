@@ -17,7 +17,7 @@ is a link to nothing: never silence.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -58,14 +58,18 @@ def rule_sources(cwd: Path, home: Path) -> list[tuple[str, Path, str]]:
     return sources
 
 
-def discover_rules(cwd: Path, home: Path, *, builtin: bool = True) -> Discovery:
-    """Read every source under `cwd` and `home` (and the built-in rules unless `builtin` is False)."""
+def discover_rules(
+    cwd: Path, home: Path, *, builtin: bool = True, folders: Sequence[Path] | None = None
+) -> Discovery:
+    """Read every source under `cwd` and `home` (and the built-in rules unless `builtin` is False).
+    `folders` replaces the on-disk sources with these folders of `*.md` rule files."""
     rules: list[Rule] = []
     issues: list[RuleIssue] = []
     seen: dict[str, Rule] = {}
     searched: list[str] = []
     visited: set[Path] = set()
-    for label, place, suffix in rule_sources(cwd, home):
+    places = rule_sources(cwd, home) if folders is None else [(str(f), f, ".md") for f in folders]
+    for label, place, suffix in places:
         searched.append(str(place))
         resolved = place.resolve() if place.exists() else place
         if resolved in visited:

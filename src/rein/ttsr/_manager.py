@@ -68,9 +68,11 @@ class TtsrManager:
         clock: Callable[[], float] = time.time,
         templates: Templates | None = None,
         root: str | None = None,
+        eager: bool = False,
     ) -> None:
         """`clock` gives seconds for `cooldown`; `root` (the project directory) lets globs such as
-        `src/**/*.py` match absolute paths under it."""
+        `src/**/*.py` match absolute paths under it. `eager` confirms every candidate on the delta that
+        completes it, never later (a proxy holding text back relies on that; it costs more per delta)."""
         self.settings = settings or TtsrSettings()
         kept, skipped = select_rules(rules, self.settings)
         self._plan = _cached_plan(tuple(kept))
@@ -79,6 +81,7 @@ class TtsrManager:
         self._rules = self._plan.rules
         self._sources: Mapping[Source, SourcePlan] = self._plan.sources
         self._clock = clock
+        self._eager = eager
         self._root = root.replace("\\", "/").rstrip("/") if root else None
         self.templates = templates or Templates(
             interrupt=self.settings.interrupt_template or INTERRUPT_TEMPLATE,
@@ -217,7 +220,7 @@ class TtsrManager:
 
     def _open(self, plan: SourcePlan, context: MatchContext) -> _Stream:
         decoder = JsonArgsDecoder() if context.source == "tool" and context.json_arguments else None
-        matcher = StreamMatcher(plan, self._disabled, self._on_issue)
+        matcher = StreamMatcher(plan, self._disabled, self._on_issue, eager=self._eager)
         return _Stream(matcher=matcher, decoder=decoder, paths=self._expand(context.file_paths))
 
     def _feed(self, stream: _Stream, delta: str, context: MatchContext) -> tuple[list[Hit], bool]:

@@ -10,7 +10,8 @@ condition) gets a check: its line, or a window of at most `WINDOW` bytes before 
 searched until it matches or can no longer match there. The first `FREE_TRIES` searches follow every new
 candidate at once; after that, a check that keeps failing waits for a completed line or for `MIN_STEP` to
 `MAX_STEP` more bytes (doubling), so a condition whose candidates are everywhere costs one bounded search
-per few hundred bytes, not one per delta.
+per few hundred bytes, not one per delta. An `eager` matcher (the proxy's, which must know at once
+whether held text may be released) searches every open check on every delta instead.
 
 A matcher reports each rule at most once. It never raises: a condition whose `regex` times out is added
 to the shared `disabled` set and reported through `on_issue`.
@@ -77,6 +78,7 @@ class StreamMatcher:
         "_checks",
         "_disabled",
         "_done",
+        "_eager",
         "_last_newline",
         "_on_issue",
         "_plan",
@@ -86,8 +88,11 @@ class StreamMatcher:
         "text",
     )
 
-    def __init__(self, plan: SourcePlan, disabled: set[int], on_issue: IssueHandler) -> None:
+    def __init__(
+        self, plan: SourcePlan, disabled: set[int], on_issue: IssueHandler, *, eager: bool = False
+    ) -> None:
         self._plan = plan
+        self._eager = eager
         self._disabled = disabled
         self._on_issue = on_issue
         self.text = StreamText()
@@ -231,7 +236,7 @@ class StreamMatcher:
                 continue
             by_line = condition.extent == "line" or check.permanent
             line_done = by_line and self._last_newline >= check.checked
-            if not (complete or size >= check.due or line_done):
+            if not (complete or self._eager or size >= check.due or line_done):
                 continue
             hit = self._search(check, complete)
             if hit is not None:
