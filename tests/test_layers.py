@@ -51,8 +51,10 @@ MAY_IMPORT: Mapping[str, frozenset[str]] = {
     "tui": ENGINES | RUNTIME | SHARED | {"builtins"},
     # the session server (`rein serve`): the runtime and the engines it runs for server-side runs
     "server": ENGINES | RUNTIME | SHARED | {"builtins", "html"},
+    # the streaming proxy (`rein proxy`): the stream-rules engine on the wire formats
+    "proxy": ENGINES | {"ai"},
     # the `rein` command: everything
-    "cli": ENGINES | RUNTIME | SHARED | {"builtins", "hooks", "tui", "server", "html"},
+    "cli": ENGINES | RUNTIME | SHARED | {"builtins", "hooks", "tui", "server", "html", "proxy"},
 }
 
 

@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "rein.cli.compact",
         "Compact a session file: summarize the older turns of its active branch.",
     ),
+    "proxy": ("rein.cli.proxy", "Stream rules for any OpenAI or Anthropic client, as a proxy."),
     "serve": ("rein.cli.serve", "Serve sessions over HTTP: the session tree and the model calls live here."),
     "demo": (
         "rein.cli.demo",
