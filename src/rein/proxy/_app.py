@@ -78,7 +78,8 @@ class ProxyApp:
             return
         method, path = str(scope["method"]), str(scope["path"])
         if method == "GET" and path == STATUS_PATH:
-            data = json.dumps(self.shared.status.to_json()).encode()
+            held = sum(relay.held() for relay in self.shared.active)
+            data = json.dumps(self.shared.status.to_json(held)).encode()
             await ClientReply(send, []).whole(200, [(b"content-type", b"application/json")], data)
             return
         body = await _read_body(receive)
@@ -137,14 +138,15 @@ class ProxyApp:
         status = shared.status
         status.streams += 1
         status.active += 1
+        relay = exchange.relay
+        shared.active.add(relay)
         try:
             await exchange.run()
         finally:
             shared.sessions.finish(exchange.request.session, exchange.injected)
             status.active -= 1
-            relay = exchange.relay
+            shared.active.discard(relay)
             status.held_peak = max(status.held_peak, relay.held_peak)
-            status.held_now = 0
             status.piece_delay.extend(relay.delays)
             if relay.first_content_at is not None and relay.first_release_at is not None:
                 status.first_token_added.append(relay.first_release_at - relay.first_content_at)

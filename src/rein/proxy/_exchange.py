@@ -18,7 +18,7 @@ from rein.ai import JsonValue
 from rein.proxy._codec import Api, Codec, Json
 from rein.proxy._relay import Fired, Relay
 from rein.proxy._reply import ClientReply
-from rein.proxy._sse import events
+from rein.proxy._sse import SseParser
 from rein.proxy._state import Shared
 from rein.proxy._upstream import response_headers
 
@@ -109,13 +109,18 @@ class StreamExchange:
 
     async def _relay(self, upstream: httpx2.Response) -> list[Fired]:
         """Relay one upstream stream; the matches that stopped it, or [] when it ended."""
-        relay = self.relay
-        async for event in events(upstream.aiter_bytes()):
+        relay, parser = self.relay, SseParser()
+        async for chunk in upstream.aiter_bytes():
+            # every event of a network chunk is checked before the chunk's release: one write, not one each
+            for event in parser.feed(chunk):
+                fired = self._acted_on(relay.push(self.codec.feed(event)))
+                if fired:
+                    return fired
+            await self.reply.body(relay.release())
+        for event in parser.close():
             fired = self._acted_on(relay.push(self.codec.feed(event)))
             if fired:
                 return fired
-            await self.reply.body(relay.release())
-            self.shared.status.held_now = relay.held()
         fired = self._acted_on(relay.finish())
         if fired:
             return fired

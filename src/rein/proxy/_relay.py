@@ -89,6 +89,7 @@ class Relay:
         self.delays: list[float] = []
         """Seconds each released piece of checked content waited in the queue."""
         self.held_peak = 0
+        """The most characters held after a release (what the client was kept from, at worst)."""
 
     def manager(self, lane: int = 0) -> TtsrManager:
         found = self._managers.get(lane)
@@ -115,7 +116,6 @@ class Relay:
                         self.first_content_at = now
                     self._check(out.text, out.context, out.lane, out.final, fired)
             self._queue.append(_Pending(out, out.text, start, now))
-        self.held_peak = max(self.held_peak, self.held())
         return fired
 
     def finish(self) -> list[Fired]:
@@ -157,6 +157,7 @@ class Relay:
                 pending.text, pending.start = pending.text[take:], pending.start + take
                 break
             self._queue.popleft()
+        self.held_peak = max(self.held_peak, self.held())
         return b"".join(parts)
 
     def late(self, fired: Fired) -> bool:

@@ -26,9 +26,11 @@ def describe(app: ProxyApp) -> list[str]:
     lines = [f"rules: {len(config.rules)} loaded"]
     lines += [f"rule file not loaded: {issue}" for issue in config.issues if issue.severity == "error"]
     for source, window in sorted(shared.windows.items()):
-        lines.append(
-            f"hold-back ({source}): {window.span} chars, and up to {window.line} of an unfinished line"
-        )
+        if source == "tool":
+            lines.append("hold-back (tool): each call until complete")
+            continue
+        held = f"{window.span} chars, and up to {window.line} of an unfinished line"
+        lines.append(f"hold-back ({source}): {held}")
         if not window.bounded:
             names = ", ".join(window.unbounded_rules)
             lines.append(

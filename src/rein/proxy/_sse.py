@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator
-
 from rein.proxy._codec import SseEvent
 
 
@@ -47,13 +45,3 @@ class SseParser:
             self._data.append(value)
         elif name == "event":
             self._event = value
-
-
-async def events(chunks: AsyncIterable[bytes]) -> AsyncIterator[SseEvent]:
-    """The events of a byte stream, each as soon as its blank line arrives."""
-    parser = SseParser()
-    async for chunk in chunks:
-        for event in parser.feed(chunk):
-            yield event
-    for event in parser.close():
-        yield event

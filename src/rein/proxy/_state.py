@@ -13,6 +13,7 @@ import httpx2
 
 from rein.ai import JsonValue
 from rein.proxy._config import ProxyConfig
+from rein.proxy._relay import Relay
 from rein.proxy._sessions import Sessions
 from rein.proxy._status import Status
 from rein.ttsr import HoldWindow, RuleMatch, Source, TtsrManager, TtsrState, hold_windows
@@ -38,6 +39,8 @@ class Shared:
     log: Log = stderr_log
     status: Status = field(default_factory=Status)
     sessions: Sessions = field(default_factory=Sessions)
+    active: set[Relay] = field(default_factory=set)
+    """The relays of the exchanges streaming now (for `chars_held.now`)."""
     windows: Mapping[Source, HoldWindow] = field(init=False)
 
     def __post_init__(self) -> None:

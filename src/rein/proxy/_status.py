@@ -36,13 +36,13 @@ class Status:
     """Replies ended early: `end-stream` policy or retries exhausted."""
     upstream_errors: int = 0
     client_aborts: int = 0
-    held_now: int = 0
     held_peak: int = 0
     first_token_added: deque[float] = field(default_factory=lambda: deque(maxlen=SAMPLES))
     """Seconds between the first content arriving from upstream and its release to the client."""
     piece_delay: deque[float] = field(default_factory=lambda: deque(maxlen=SAMPLES))
 
-    def to_json(self) -> dict[str, JsonValue]:
+    def to_json(self, held_now: int = 0) -> dict[str, JsonValue]:
+        """`held_now`: characters the active exchanges hold at this moment."""
         return {
             "uptime_s": round(time.time() - self.started, 1),
             "requests": dict(self.requests),
@@ -55,7 +55,7 @@ class Status:
             "ended_early": self.ended,
             "upstream_errors": self.upstream_errors,
             "client_aborts": self.client_aborts,
-            "chars_held": {"now": self.held_now, "peak": self.held_peak},
+            "chars_held": {"now": held_now, "peak": self.held_peak},
             "added_latency_ms": {
                 "first_token_p50": _ms(self.first_token_added, 0.5),
                 "first_token_p99": _ms(self.first_token_added, 0.99),
