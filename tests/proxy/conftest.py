@@ -23,8 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rein.ai import JsonValue
+from rein.ai.testing import SseServer
 from tests.cli.helpers import rein_env
 
+RULE = "---\ncondition: forbidden\n---\nNever write the word. Answer without it.\n"
+"""A rule the scripted replies break in prose."""
+RM = "---\ncondition: 'rm -rf'\n---\nDo not delete recursively; list the files instead.\n"
+"""A rule the scripted replies break in a tool call."""
 LISTENING = re.compile(r"rein proxy listening on (http://\S+) ")
 STARTUP_SECONDS = 20.0
 
@@ -87,6 +92,15 @@ async def start_proxy(
         except subprocess.TimeoutExpired:
             process.kill()
             await asyncio.to_thread(process.wait)
+
+
+def sent_list(server: SseServer, attempt: int, key: str) -> list[JsonValue]:
+    """The list `key` (`messages`, `input`) of the request upstream received for `attempt` (0: first)."""
+    body = server.requests[attempt].body
+    assert isinstance(body, dict)
+    found = body[key]
+    assert isinstance(found, list)
+    return found
 
 
 async def _wait_listening(process: subprocess.Popen[bytes], log_path: Path) -> str:

@@ -11,15 +11,13 @@ from openai import AsyncOpenAI
 from openai.lib.streaming.chat import ChatCompletionStreamState, ParsedChatCompletionSnapshot
 from openai.types.chat import ChatCompletionChunk, ChatCompletionMessageParam
 
-from rein.ai import JsonValue, TextContent, ThinkingContent, ToolCall
+from rein.ai import TextContent, ThinkingContent, ToolCall
 from rein.ai.testing import Event, Reply, SseServer, chat_reply
 from tests.ai.helpers import run
-from tests.proxy.conftest import RunningProxy, start_proxy
+from tests.proxy.conftest import RM, RULE, RunningProxy, sent_list, start_proxy
 
 pytestmark = pytest.mark.slow
 
-RULE = "---\ncondition: forbidden\n---\nNever write the word. Answer without it.\n"
-RM = "---\ncondition: 'rm -rf'\n---\nDo not delete recursively; list the files instead.\n"
 ASK: list[ChatCompletionMessageParam] = [{"role": "user", "content": "Tell me the word."}]
 
 
@@ -53,12 +51,6 @@ async def streamed(proxy: RunningProxy) -> tuple[list[ChatCompletionChunk], Pars
             chunks.append(chunk)
             list(state.handle_chunk(chunk))
     return chunks, state.current_completion_snapshot
-
-
-def sent_messages(server: SseServer, attempt: int) -> list[JsonValue]:
-    body = server.requests[attempt].body
-    assert isinstance(body, dict) and isinstance(body["messages"], list)
-    return body["messages"]
 
 
 def test_a_violation_in_text_never_reaches_the_client_and_the_retry_carries_the_rule(tmp_path: Path) -> None:
@@ -112,7 +104,7 @@ def test_tool_calls_arrive_whole_and_a_violating_one_is_replaced(tmp_path: Path)
             )
             async with start_proxy(server.url, tmp_path, rules={"no-rm": RM}) as proxy:
                 chunks, completion = await streamed(proxy)
-            retry = sent_messages(server, 1)
+            retry = sent_list(server, 1, "messages")
         assert "rm -rf" not in repr(chunks)
         message = completion.choices[0].message
         assert message.content == "Cleaning up."
@@ -183,7 +175,7 @@ def test_non_streaming_is_checked_whole_and_usage_summed(tmp_path: Path) -> None
                 sdk(proxy) as client,
             ):
                 completion = await client.chat.completions.create(model="gpt-test", messages=ASK)
-            retry = sent_messages(server, 1)
+            retry = sent_list(server, 1, "messages")
         assert completion.choices[0].message.content == "I cannot say."
         assert completion.usage is not None
         assert (completion.usage.prompt_tokens, completion.usage.completion_tokens) == (25, 7)

@@ -14,12 +14,10 @@ from anthropic.types import Message, MessageParam
 from rein.ai import JsonValue, TextContent, ThinkingContent, ToolCall
 from rein.ai.testing import Reply, SseServer, anthropic_reply
 from tests.ai.helpers import run
-from tests.proxy.conftest import RunningProxy, start_proxy
+from tests.proxy.conftest import RM, RULE, RunningProxy, start_proxy
 
 pytestmark = pytest.mark.slow
 
-RULE = "---\ncondition: forbidden\n---\nNever write the word. Answer without it.\n"
-RM = "---\ncondition: 'rm -rf'\n---\nDo not delete recursively; list the files instead.\n"
 ASK: list[MessageParam] = [{"role": "user", "content": "Tell me the word."}]
 SAFE = TextContent(text="I will not say it.")
 

@@ -13,12 +13,10 @@ from openai.types.responses import Response, ResponseStreamEvent
 from rein.ai import JsonValue, TextContent, ThinkingContent, ToolCall
 from rein.ai.testing import Event, Reply, SseServer, openai_http_error, response_object, responses_reply
 from tests.ai.helpers import run
-from tests.proxy.conftest import RunningProxy, start_proxy
+from tests.proxy.conftest import RM, RULE, RunningProxy, sent_list, start_proxy
 
 pytestmark = pytest.mark.slow
 
-RULE = "---\ncondition: forbidden\n---\nNever write the word. Answer without it.\n"
-RM = "---\ncondition: 'rm -rf'\n---\nDo not delete recursively; list the files instead.\n"
 ASK = "Tell me the word."
 
 
@@ -44,12 +42,6 @@ def renamed(steps: list[Event], response_id: str, suffix: str) -> list[Event]:
     return [Event(event=s.event, data=d) for s, d in zip(steps, datas, strict=True)]
 
 
-def sent_input(server: SseServer, attempt: int) -> list[JsonValue]:
-    body = server.requests[attempt].body
-    assert isinstance(body, dict) and isinstance(body["input"], list)
-    return body["input"]
-
-
 def test_a_violation_never_reaches_the_client_and_the_retry_carries_the_rule(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with SseServer() as server:
@@ -66,7 +58,7 @@ def test_a_violation_never_reaches_the_client_and_the_retry_carries_the_rule(tmp
             async with start_proxy(server.url, tmp_path, rules={"no-word": RULE}) as proxy:
                 events, response = await streamed(proxy)
             assert len(server.requests) == 2
-            retry = sent_input(server, 1)
+            retry = sent_list(server, 1, "input")
         assert "forbidden" not in repr(events)
         text = response.output_text
         assert "forbidden" not in text and text.endswith("I will not say it.")
@@ -96,7 +88,7 @@ def test_tool_calls_arrive_whole_and_a_violating_one_is_replaced(tmp_path: Path)
             )
             async with start_proxy(server.url, tmp_path, rules={"no-rm": RM}) as proxy:
                 events, response = await streamed(proxy)
-            retry = sent_input(server, 1)
+            retry = sent_list(server, 1, "input")
         assert "rm -rf" not in repr(events)
         calls = [item for item in response.output if item.type == "function_call"]
         assert [(c.call_id, c.name, json.loads(c.arguments)) for c in calls] == [
@@ -147,7 +139,7 @@ def test_non_streaming_is_checked_whole_and_usage_summed(tmp_path: Path) -> None
                 sdk(proxy) as client,
             ):
                 response = await client.responses.create(model="gpt-test", input=ASK)
-            retry = sent_input(server, 1)
+            retry = sent_list(server, 1, "input")
         assert response.output_text == "I cannot say."
         assert response.usage is not None
         assert (response.usage.input_tokens, response.usage.output_tokens, response.usage.total_tokens) == (
