@@ -25,6 +25,16 @@ ASK: JsonValue = [{"role": "user", "content": "go"}]
 PHRASE = "begin and a great many words before the end. More."
 
 
+def completion(content: str) -> JsonValue:
+    """A non-streamed Chat Completions reply."""
+    message: JsonValue = {"role": "assistant", "content": content}
+    return {
+        "id": "c1", "object": "chat.completion", "created": 1, "model": "m",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": message}],
+        "usage": {"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7},
+    }  # fmt: skip
+
+
 def sdk(proxy: RunningProxy) -> AsyncOpenAI:
     return AsyncOpenAI(base_url=f"{proxy.url}/v1", api_key="sk-test", max_retries=0, timeout=20)
 
@@ -97,15 +107,9 @@ def test_streamed_retries_exhausted_end_the_reply_without_the_violation(tmp_path
 
 
 def test_non_streamed_retries_exhausted_is_a_422_never_the_reply(tmp_path: Path) -> None:
-    completion: JsonValue = {
-        "id": "c1", "object": "chat.completion", "created": 1, "model": "m",
-        "choices": [{"index": 0, "finish_reason": "stop",
-                     "message": {"role": "assistant", "content": "it is forbidden"}}],
-        "usage": {"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7},
-    }  # fmt: skip
 
     async def scenario() -> None:
-        async with SseServer([Reply(body=completion) for _ in range(3)]) as server:
+        async with SseServer([Reply(body=completion("it is forbidden")) for _ in range(3)]) as server:
             args = ["--max-retries", "1"]  # the rule fires on both attempts: a retry does not spend it
             async with (
                 start_proxy(server.url, tmp_path, rules={"word": WORD}, args=args) as proxy,
@@ -204,3 +208,37 @@ def test_bad_start_options_are_one_line_errors(tmp_path: Path) -> None:
         result = run_rein("proxy", *args, cwd=tmp_path, home=home)
         assert result.returncode == 2
         assert result.stderr.strip().count("\n") == 0 and message in result.stderr
+
+
+def test_a_streamed_request_answered_whole_is_checked_whole(tmp_path: Path) -> None:
+    """An upstream that ignores `stream: true` does not get its reply past the rules."""
+
+    async def scenario() -> None:
+        async with (
+            SseServer([Reply(body=completion("forbidden")), Reply(body=completion("fine"))]) as server,
+            start_proxy(server.url, tmp_path, rules={"word": WORD}) as proxy,
+            httpx2.AsyncClient() as client,
+        ):
+            answer = await client.post(
+                f"{proxy.url}/v1/chat/completions", json={"model": "m", "messages": ASK, "stream": True}
+            )
+            assert "Never write the word." in json.dumps(body(server, 1)["messages"])
+        assert answer.status_code == 200 and answer.json()["choices"][0]["message"]["content"] == "fine"
+
+    run(scenario(), timeout=40)
+
+
+def test_a_success_the_proxy_cannot_read_is_refused_not_passed(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with (
+            SseServer([Reply(steps=chat_reply(TextContent(text="forbidden")))]) as server,
+            start_proxy(server.url, tmp_path, rules={"word": WORD}) as proxy,
+            httpx2.AsyncClient() as client,
+        ):
+            answer = await client.post(
+                f"{proxy.url}/v1/chat/completions", json={"model": "m", "messages": ASK}
+            )
+        assert answer.status_code == 502 and "forbidden" not in answer.text
+        assert "not a JSON object" in answer.json()["error"]["message"]
+
+    run(scenario(), timeout=40)

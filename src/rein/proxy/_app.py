@@ -20,12 +20,12 @@ from rein.ai import JsonValue
 from rein.proxy._chat import ChatCodec
 from rein.proxy._codec import Api, Codec, Json
 from rein.proxy._config import ProxyConfig
-from rein.proxy._exchange import Request, StreamExchange
+from rein.proxy._exchange import StreamExchange
 from rein.proxy._messages import MessagesCodec
 from rein.proxy._reply import ClientReply, Message, Send
 from rein.proxy._responses import ResponsesCodec
 from rein.proxy._single import single_exchange
-from rein.proxy._state import Log, Shared, new_client, stderr_log
+from rein.proxy._state import Log, Request, Shared, new_client, stderr_log
 from rein.proxy._upstream import request_headers, response_headers, upstream_url
 
 Scope = MutableMapping[str, object]

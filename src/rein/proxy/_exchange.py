@@ -10,30 +10,17 @@ policy decides. Past `max_retries`, or on `end-stream`, the reply ends where it 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 import httpx2
 
 from rein.ai import JsonValue
-from rein.proxy._codec import Api, Codec, Json
+from rein.proxy._codec import Codec, Json
 from rein.proxy._relay import Fired, Relay
 from rein.proxy._reply import ClientReply
+from rein.proxy._single import single_exchange
 from rein.proxy._sse import SseParser
-from rein.proxy._state import Shared
+from rein.proxy._state import Request, Shared
 from rein.proxy._upstream import response_headers
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Request:
-    """A client request the proxy checks: its API, JSON body (and raw bytes, sent as is first)."""
-
-    api: Api
-    url: str
-    headers: list[tuple[str, str]]
-    body: Json
-    raw: bytes
-    session: str | None = None
-    """`x-rein-session`: the client's session, for the repeat policy across requests."""
 
 
 class StreamExchange:
@@ -87,6 +74,15 @@ class StreamExchange:
             return upstream
         body = await upstream.aread()
         await upstream.aclose()
+        if upstream.status_code < 400 and not self.reply.started:
+            # a whole reply to a streamed request: checked whole, as a non-streamed one is
+            self.outcome = await single_exchange(self.shared, self.request, self.codec, self.reply, upstream)
+            return None
+        if upstream.status_code < 400:
+            await self._failed(
+                502, f"upstream answered a retry with {kind or 'no content type'}, not a stream"
+            )
+            return None
         if not self.reply.started:
             self.outcome = f"upstream {upstream.status_code}"
             headers = response_headers(upstream.headers.items(), decoded=True)

@@ -11,9 +11,8 @@ import httpx2
 
 from rein.ai import JsonValue
 from rein.proxy._codec import Api, Codec, Json
-from rein.proxy._exchange import Request
 from rein.proxy._reply import ClientReply
-from rein.proxy._state import Shared
+from rein.proxy._state import Request, Shared
 from rein.proxy._upstream import response_headers
 from rein.ttsr import RuleMatch, TtsrManager
 
@@ -26,12 +25,15 @@ def error_body(api: Api, message: str) -> bytes:
     return json.dumps(body).encode()
 
 
-async def single_exchange(shared: Shared, request: Request, codec: Codec, reply: ClientReply) -> str:
-    """Answer `request`; returns the outcome for the log."""
+async def single_exchange(
+    shared: Shared, request: Request, codec: Codec, reply: ClientReply, first: httpx2.Response | None = None
+) -> str:
+    """Answer `request`; returns the outcome for the log. `first`: upstream's answer to the first attempt,
+    already read (a streamed request answered whole)."""
     manager = shared.manager(shared.sessions.state(request.session))
     injected: list[str] = []
     try:
-        return await _attempts(shared, request, codec, reply, manager, injected)
+        return await _attempts(shared, request, codec, reply, manager, injected, first)
     finally:
         shared.sessions.finish(request.session, injected)
 
@@ -43,6 +45,7 @@ async def _attempts(
     reply: ClientReply,
     manager: TtsrManager,
     injected: list[str],
+    first: httpx2.Response | None,
 ) -> str:
     earlier: list[Json] = []
     injections: list[str] = []
@@ -50,7 +53,10 @@ async def _attempts(
     fired: list[RuleMatch] = []
     for attempt in range(shared.config.max_retries + 1):
         try:
-            upstream = await shared.client.post(request.url, headers=request.headers, content=content)
+            if first is None:
+                upstream = await shared.client.post(request.url, headers=request.headers, content=content)
+            else:
+                upstream, first = first, None
         except httpx2.HTTPError as error:
             shared.status.upstream_errors += 1
             message = json.dumps({"error": {"type": "upstream_error", "message": repr(error)}}).encode()
@@ -61,6 +67,12 @@ async def _attempts(
             data = upstream.json() if upstream.status_code < 400 else None
         except ValueError:
             data = None
+        if upstream.status_code < 400 and not isinstance(data, dict):
+            # fail closed: a success the proxy cannot read is not passed on unchecked
+            shared.status.upstream_errors += 1
+            refusal = f"upstream answered {upstream.status_code} with a body that is not a JSON object"
+            await reply.whole(502, [(b"content-type", b"application/json")], error_body(request.api, refusal))
+            return "refused: unreadable upstream answer"
         if not isinstance(data, dict):
             await reply.whole(upstream.status_code, headers, upstream.content)
             return f"upstream {upstream.status_code}"

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import httpx2
 
 from rein.ai import JsonValue
+from rein.proxy._codec import Api, Json
 from rein.proxy._config import ProxyConfig
 from rein.proxy._relay import Relay
 from rein.proxy._sessions import Sessions
@@ -25,6 +26,19 @@ CORRECTION = (
     "from exactly where it stopped, and begin by correcting that part."
 )
 CONTINUE = "The user already saw the start of your reply: continue from exactly where it stopped."
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Request:
+    """A client request the proxy checks: its API, JSON body (and raw bytes, sent as is first)."""
+
+    api: Api
+    url: str
+    headers: list[tuple[str, str]]
+    body: Json
+    raw: bytes
+    session: str | None = None
+    """`x-rein-session`: the client's session, for the repeat policy across requests."""
 
 
 def stderr_log(record: dict[str, JsonValue]) -> None:
