@@ -52,7 +52,8 @@ docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 lock:
-	$(UV) pip compile pyproject.toml --extra local --extra dev --extra docs --excludes requirements-exclude.txt \
+	$(UV) pip compile pyproject.toml --extra local --extra dev --extra docs \
+		--extra acp --extra pydantic-ai --extra openai-agents --extra langchain --extra adk --excludes requirements-exclude.txt \
 		--generate-hashes --python-version 3.11 -o requirements.lock
 
 clean:

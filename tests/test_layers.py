@@ -53,8 +53,12 @@ MAY_IMPORT: Mapping[str, frozenset[str]] = {
     "server": ENGINES | RUNTIME | SHARED | {"builtins", "html"},
     # the streaming proxy (`rein proxy`): the stream-rules engine on the wire formats
     "proxy": ENGINES | {"ai"},
+    # rein's engines inside Python agent frameworks (each framework module imports its own framework)
+    "integrations": ENGINES | SHARED,
+    # `rein acp`: rein's agent for editors over the Agent Client Protocol
+    "acp": ENGINES | RUNTIME | SHARED | {"builtins"},
     # the `rein` command: everything
-    "cli": ENGINES | RUNTIME | SHARED | {"builtins", "hooks", "tui", "server", "html", "proxy"},
+    "cli": ENGINES | RUNTIME | SHARED | {"builtins", "hooks", "tui", "server", "html", "proxy", "acp"},
 }
 
 
