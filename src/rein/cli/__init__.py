@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "proxy": ("rein.cli.proxy", "Stream rules for any OpenAI or Anthropic client, as a proxy."),
     "serve": ("rein.cli.serve", "Serve sessions over HTTP: the session tree and the model calls live here."),
+    "acp": ("rein.cli.acp", "Serve rein's agent to an editor (Zed, JetBrains, Neovim) over ACP on stdio."),
     "demo": (
         "rein.cli.demo",
         "A session on the embedded local model: a stream rule cuts a reply, a command is blocked.",
