@@ -10,23 +10,10 @@ import pytest
 
 from rein.integrations import Guard, steering_call
 from rein.steering import ToolCall
+from tests.integrations.helpers import commit_gated_on_pytest
 from tests.ttsr.helpers import rule
 
-TESTS_BEFORE_COMMIT = """
-[[rule]]
-name = "test-before-commit"
-command = "git"
-subcommand = "commit"
-reason = "Run the tests and commit after they pass."
-[rule.when.not.happened]
-event = "tests-passed"
-in = "session"
-
-[[observer]]
-name = "tests"
-writes = ["tests-passed"]
-watch = { tool = "bash", command = "^pytest", exit_code = 0 }
-"""
+TESTS_BEFORE_COMMIT = commit_gated_on_pytest()
 
 
 @pytest.fixture

@@ -31,24 +31,11 @@ from rein.ai import JsonValue, TextContent, ToolCall
 from rein.ai.testing import Hang, Reply, SseServer, chat_reply
 from rein.integrations import Cut, Guard
 from rein.integrations.openai_agents import ReinModel, TimeboxExceeded, guard_agent, guard_tools
+from tests.integrations.helpers import commit_gated_on_pytest
 
 RULE = "---\ncondition: forbidden\n---\nNever write the word it matches; say it another way.\n"
 REASON = "[steering:no-force-push@defaults]"
-TESTS_BEFORE_COMMIT = """
-[[rule]]
-name = "test-before-commit"
-command = "git"
-subcommand = "commit"
-reason = "Run the tests and commit after they pass."
-[rule.when.not.happened]
-event = "tests-ran"
-in = "session"
-
-[[observer]]
-name = "tests"
-writes = ["tests-ran"]
-watch = { tool = "bash", command = "^pytest" }
-"""
+TESTS_BEFORE_COMMIT = commit_gated_on_pytest(exit_code=False)
 
 Run = Callable[[Agent[Any], str], Awaitable[str]]
 Turn = tuple[str, Sequence[ToolCall]]

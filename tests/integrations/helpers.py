@@ -1,0 +1,24 @@
+"""What the integration tests share."""
+
+from __future__ import annotations
+
+
+def commit_gated_on_pytest(*, exit_code: bool = True) -> str:
+    """A `steering.toml`: `git commit` is blocked until a `pytest` call was seen (that passed, with
+    `exit_code`; frameworks' tool results carry none, so their tests leave it out)."""
+    watch = '{ tool = "bash", command = "^pytest"' + (", exit_code = 0 }" if exit_code else " }")
+    return f"""
+[[rule]]
+name = "test-before-commit"
+command = "git"
+subcommand = "commit"
+reason = "Run the tests and commit after they pass."
+[rule.when.not.happened]
+event = "tests-ran"
+in = "session"
+
+[[observer]]
+name = "tests"
+writes = ["tests-ran"]
+watch = {watch}
+"""
