@@ -4,7 +4,6 @@ and re-issues it with the rule injected) and the timebox (checked before every m
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
-from typing import Any
 
 from agents import (
     AgentOutputSchemaBase,
@@ -187,6 +186,6 @@ def _replay(
     return out
 
 
-async def _close(stream: AsyncIterator[Any]) -> None:
+async def _close(stream: AsyncIterator[object]) -> None:
     if isinstance(stream, AsyncGenerator):
         await stream.aclose()
