@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, get_args
@@ -56,7 +55,3 @@ def load_rules(cwd: Path, home: Path, rules_dir: Path | None) -> Discovery:
     if rules_dir is not None and not rules_dir.is_dir():
         raise ProxyConfigError(f"--rules {rules_dir}: not a directory")
     return discover_rules(cwd, home, folders=None if rules_dir is None else [rules_dir])
-
-
-def ttsr_settings(settings: Mapping[str, Mapping[str, object]]) -> TtsrSettings:
-    return TtsrSettings.from_mapping(settings.get("ttsr", {}))

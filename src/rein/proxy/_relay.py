@@ -90,6 +90,7 @@ class Relay:
         """Seconds each released piece of checked content waited in the queue."""
         self.held_peak = 0
         """The most characters held after a release (what the client was kept from, at worst)."""
+        self._held = 0
 
     def manager(self, lane: int = 0) -> TtsrManager:
         found = self._managers.get(lane)
@@ -116,6 +117,7 @@ class Relay:
                         self.first_content_at = now
                     self._check(out.text, out.context, out.lane, out.final, fired)
             self._queue.append(_Pending(out, out.text, start, now))
+            self._held += len(out.text)
         return fired
 
     def finish(self) -> list[Fired]:
@@ -147,6 +149,7 @@ class Relay:
             part = pending.text[:take]
             parts.append(out.render(part))
             stream.released = pending.start + take
+            self._held -= take
             if part and out.context is not None:
                 self.delays.append(now - pending.at)
                 if self.first_release_at is None:
@@ -157,7 +160,7 @@ class Relay:
                 pending.text, pending.start = pending.text[take:], pending.start + take
                 break
             self._queue.popleft()
-        self.held_peak = max(self.held_peak, self.held())
+        self.held_peak = max(self.held_peak, self._held)
         return b"".join(parts)
 
     def late(self, fired: Fired) -> bool:
@@ -173,6 +176,7 @@ class Relay:
         for manager in self._managers.values():
             manager.reset()
         self._queue.clear()
+        self._held = 0
         self._streams.clear()
         self._by_match.clear()
 
@@ -182,7 +186,7 @@ class Relay:
 
     def held(self) -> int:
         """Characters of content received and not yet released."""
-        return sum(len(p.text) for p in self._queue)
+        return self._held
 
     def _stream(self, out: Out) -> _Stream:
         key = out.stream or ""
