@@ -13,7 +13,13 @@ import pytest
 pytest.importorskip("acp", reason="the acp extra (agent-client-protocol) is not installed")
 
 from acp import PROTOCOL_VERSION, RequestError, text_block
-from acp.schema import AgentMessageChunk, AvailableCommandsUpdate, PermissionOption, ToolCallUpdate
+from acp.schema import (
+    AgentMessageChunk,
+    AvailableCommandsUpdate,
+    CurrentModeUpdate,
+    PermissionOption,
+    ToolCallUpdate,
+)
 
 from rein.ai import TextContent, ToolCall
 from rein.ai.testing import Reply, SseServer, chat_reply
@@ -131,6 +137,44 @@ async def _a_denied_tool_call_never_runs(project: Path, home: Path, tmp_path: Pa
     assert "in_progress" not in client.statuses("c1")
 
 
+def test_the_editor_s_mode_picker_switches_approval(project: Path, home: Path, tmp_path: Path) -> None:
+    asyncio.run(_the_editor_s_mode_picker_switches_approval(project, home, tmp_path))
+
+
+async def _the_editor_s_mode_picker_switches_approval(project: Path, home: Path, tmp_path: Path) -> None:
+    def call(id: str, name: str) -> list[dict[str, object]]:
+        return [{"tool": "bash", "id": id, "arguments": {"command": f"touch {name}"}}]
+
+    script = faux_script(
+        tmp_path / "s.json", [call("c1", "one"), [{"text": "ok"}], call("c2", "two"), [{"text": "ok"}]]
+    )
+    client = RecordingClient(allow("Allow once"))
+    async with rein_acp(client, *FAUX, "--approve", "ask", cwd=project, home=home, script=script) as conn:
+        await conn.initialize(protocol_version=PROTOCOL_VERSION)
+        session = await conn.new_session(cwd=str(project), mcp_servers=[])
+        sid = session.session_id
+        assert session.modes is not None and session.modes.current_mode_id == "ask"
+        assert [(m.id, m.name) for m in session.modes.available_modes] == [
+            ("ask", "Ask"),
+            ("auto", "Auto"),
+            ("deny", "Read only"),
+        ]
+        await conn.set_session_mode(session_id=sid, mode_id="deny")
+        await conn.prompt(session_id=sid, prompt=[text_block("make one")])
+        await client.until(lambda: "failed" in client.statuses("c1"))
+        await conn.set_session_mode(session_id=sid, mode_id="auto")
+        await conn.prompt(session_id=sid, prompt=[text_block("make two")])
+        await client.until(lambda: "completed" in client.statuses("c2"))
+        await conn.prompt(session_id=sid, prompt=[text_block("/approve ask")])  # typed: the picker follows
+        with pytest.raises(RequestError, match="Invalid params"):
+            await conn.set_session_mode(session_id=sid, mode_id="sometimes")
+    assert client.permissions == []  # neither mode asks
+    assert not (project / "one").exists() and (project / "two").exists()
+    assert "approve is set to deny" in client.tool_output("c1")
+    switched = [u.current_mode_id for u in client.updates if isinstance(u, CurrentModeUpdate)]
+    assert switched == ["deny", "auto", "ask"]
+
+
 def test_a_steering_block_shows_its_reason(project: Path, home: Path, tmp_path: Path) -> None:
     asyncio.run(_a_steering_block_shows_its_reason(project, home, tmp_path))
 
@@ -220,7 +264,8 @@ async def _a_session_reloads_with_its_history_and_goes_on(project: Path, home: P
         await conn.initialize(protocol_version=PROTOCOL_VERSION)
         listed = await conn.list_sessions(cwd=str(project))
         assert [s.session_id for s in listed.sessions] == [session.session_id]
-        await conn.load_session(cwd=str(project), session_id=session.session_id, mcp_servers=[])
+        loaded = await conn.load_session(cwd=str(project), session_id=session.session_id, mcp_servers=[])
+        assert loaded is not None and loaded.modes is not None and loaded.modes.current_mode_id == "ask"
         await again.until(lambda: again.text() == "The first answer.")  # replayed
         assert again.user_text() == "the first question"
         response = await conn.prompt(session_id=session.session_id, prompt=[text_block("and then?")])

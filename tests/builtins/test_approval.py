@@ -263,3 +263,29 @@ def test_programs_are_the_first_words_of_every_command(
     command: str, expected: tuple[str, ...] | None
 ) -> None:
     assert programs(command, cwd="/tmp", home="/home/u") == expected
+
+
+def test_approve_switches_the_mode_for_the_rest_of_the_session_and_says_so(harness: MakeHarness) -> None:
+    h = harness(
+        [
+            [bash("1", "touch one")],
+            [TextContent(text="ok")],
+            [bash("2", "touch two")],
+            [TextContent(text="ok")],
+        ],
+        approve="deny",
+    )
+    run(h, "/approve", "make one", "/approve auto", "make two", "/approve sometimes")
+    assert not (h.project / "one").exists() and (h.project / "two").exists()
+    assert h.ui.asked == []
+    assert [n for n in h.notices if n[0] == "approval_mode"] == [
+        ("approval_mode", "deny"),
+        ("approval_mode", "auto"),
+    ]
+    said = [text for text, _ in h.ui.notices if "approve" in text]
+    assert said == [
+        "approve: deny (bash, write and edit calls are refused; the agent only reads)",
+        "approve: auto (bash, write and edit calls run without asking (steering still applies))",
+        "/approve sometimes: not one of ask, auto, deny",
+    ]
+    assert "approve" in h.session.registry.commands

@@ -101,7 +101,7 @@ class ReinAgent:
         # Runs after this response is queued (the SDK queues it without yielding): an update for a
         # session id the editor has not seen yet would be dropped.
         asyncio.get_running_loop().call_soon(live.open)
-        return NewSessionResponse(session_id=live.id)
+        return NewSessionResponse(session_id=live.id, modes=live.mode_state())
 
     async def load_session(
         self,
@@ -120,7 +120,7 @@ class ReinAgent:
             raise RequestError.invalid_params({"sessionId": session_id, "problem": str(error)}) from None
         live = self._open(cwd, path)
         await live.start(replayed=True)
-        return LoadSessionResponse()
+        return LoadSessionResponse(modes=live.mode_state())
 
     async def list_sessions(
         self, cwd: str | None = None, cursor: str | None = None, **kwargs: object
@@ -165,12 +165,17 @@ class ReinAgent:
             await live.close(connected=False)
         self.sessions.clear()
 
-    # What rein does not offer: the methods exist so the SDK's protocol is met, and say so.
-
     async def set_session_mode(
         self, session_id: str, mode_id: str, **kwargs: object
     ) -> SetSessionModeResponse | None:
-        raise RequestError.method_not_found("session/set_mode")
+        """The editor's mode picker: rein's approval mode (`/approve`) for this session."""
+        if not await self._live(session_id).set_mode(mode_id):
+            raise RequestError.invalid_params(
+                {"modeId": mode_id, "problem": "not one of this session's modes"}
+            )
+        return SetSessionModeResponse()
+
+    # What rein does not offer: the methods exist so the SDK's protocol is met, and say so.
 
     async def set_config_option(
         self, config_id: str, session_id: str, value: str | bool, **kwargs: object

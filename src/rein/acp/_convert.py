@@ -24,9 +24,12 @@ from acp.schema import (
     AudioContentBlock,
     AvailableCommand,
     AvailableCommandsUpdate,
+    CurrentModeUpdate,
     EmbeddedResourceContentBlock,
     ImageContentBlock,
     ResourceContentBlock,
+    SessionMode,
+    SessionModeState,
     TextContentBlock,
     TextResourceContents,
     ToolCallLocation,
@@ -38,6 +41,7 @@ from acp.schema import (
 
 from rein.agent import AgentMessage, CustomMessage, ToolOutput
 from rein.ai import AssistantMessage, TextContent, ThinkingContent, ToolCall, ToolResultMessage, UserMessage
+from rein.builtins.approval import MEANING, MODES, ApproveMode
 from rein.extensions import Command
 
 PromptBlock = (
@@ -54,9 +58,12 @@ Update = (
     | ToolCallStart
     | ToolCallProgress
     | AvailableCommandsUpdate
+    | CurrentModeUpdate
 )
 
 NOTICE = "[rein]"
+MODE_NAMES: Mapping[ApproveMode, str] = {"ask": "Ask", "auto": "Auto", "deny": "Read only"}
+"""rein's approval modes (`/approve`) as the editor names them; ACP's "session modes"."""
 """The prefix of what rein itself says in the editor's transcript (not the model)."""
 
 KINDS: Mapping[str, ToolKind] = {
@@ -150,6 +157,15 @@ def commands(registered: Mapping[str, Command]) -> list[AvailableCommand]:
         AvailableCommand(name=name, description=command.description or name)
         for name, command in sorted(registered.items())
     ]
+
+
+def modes(current: ApproveMode) -> SessionModeState:
+    """rein's approval modes as the session's modes (the editor's mode picker)."""
+    available = [
+        SessionMode(id=mode, name=MODE_NAMES[mode], description=MEANING[mode][0].upper() + MEANING[mode][1:])
+        for mode in MODES
+    ]
+    return SessionModeState(current_mode_id=current, available_modes=available)
 
 
 def replay(messages: Sequence[AgentMessage], cwd: str) -> Iterator[Update]:

@@ -17,12 +17,13 @@ from __future__ import annotations
 import asyncio
 
 from acp import update_agent_message_text, update_agent_thought_text
-from acp.helpers import update_available_commands
-from acp.schema import StopReason
+from acp.helpers import update_available_commands, update_current_mode
+from acp.schema import SessionModeState, StopReason
 
 from rein.acp._convert import (
     blocked,
     commands,
+    modes,
     notice,
     replay,
     tool_end,
@@ -32,6 +33,7 @@ from rein.acp._convert import (
 from rein.acp._ui import CURRENT_CALL, Outbox
 from rein.agent import AgentEvent
 from rein.ai import AssistantMessage
+from rein.builtins.approval import MODE_NOTICE, MODES, ApproveMode
 from rein.extensions import ExtensionAPI, ExtensionContext, ToolCallEvent
 from rein.session import AgentSession
 
@@ -43,7 +45,11 @@ class LiveSession:
         self.id = session.store.id
         self._cancelled = False
         self._lock = asyncio.Lock()
+        self.mode: ApproveMode | None = None
+        """The approval mode in force (ACP's session mode), as the approval extension last said."""
+        self._started = False
         session.subscribe(self._on_event)
+        session.subscribe_notices(self._on_notice)
         # Loaded after approval, so its handler runs only for a call nobody blocked: it runs now.
         session.load_extension("acp", self._extension)
 
@@ -63,9 +69,22 @@ class LiveSession:
             for update in replay(self.session.branch_messages, self.session.cwd):
                 self.outbox.put(update)
         self.outbox.put(update_available_commands(commands(self.session.registry.commands)))
+        self._started = True
         if replayed:
             self.open()
             await self.outbox.drain()
+
+    def mode_state(self) -> SessionModeState | None:
+        """The session's modes for `session/new` and `session/load`; None without approval."""
+        return None if self.mode is None else modes(self.mode)
+
+    async def set_mode(self, mode: str) -> bool:
+        """Switch approval as `/approve MODE` does; False for a mode rein does not have."""
+        if mode not in MODES or "approve" not in self.session.registry.commands:
+            return False
+        await self.session.prompt(f"/approve {mode}")
+        await self.outbox.drain()
+        return True
 
     def open(self) -> None:
         """Start sending this session's updates (a new session's: once the editor knows its id)."""
@@ -98,6 +117,13 @@ class LiveSession:
         if connected:
             await self.outbox.drain()
         await self.outbox.close()
+
+    def _on_notice(self, name: str, payload: object) -> None:
+        mode = next((choice for choice in MODES if choice == payload), None)
+        if name == MODE_NOTICE and mode is not None and mode != self.mode:
+            self.mode = mode
+            if self._started:  # switched later (`/approve`, `session/set_mode`): the editor follows
+                self.outbox.put(update_current_mode(mode))
 
     def _on_event(self, event: AgentEvent) -> None:
         """Synchronous on purpose: `CURRENT_CALL` must be set in the task that runs the call."""

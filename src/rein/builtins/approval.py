@@ -14,6 +14,10 @@ call steering (or any extension) blocks is never asked about. Read-only tools ne
 first word as written, inner commands included: `sudo rm x` remembers `sudo` and `rm`); a later bash
 call runs without asking when every program in it is remembered. For write and edit it remembers the
 tool. What is remembered lasts until the session ends or another session file is opened.
+
+`/approve [ask|auto|deny]` shows or switches the mode for the rest of the session. The mode in force is
+told to other extensions and to the host as an `approval_mode` notice (its payload the mode) at each
+session start and on every switch: an editor shows it as the session's mode.
 """
 
 from __future__ import annotations
@@ -29,6 +33,12 @@ from rein.steering import analyze
 
 ApproveMode = Literal["ask", "auto", "deny"]
 MODES: tuple[ApproveMode, ...] = get_args(ApproveMode)
+MODE_NOTICE = "approval_mode"
+MEANING: dict[ApproveMode, str] = {
+    "ask": "bash, write and edit calls ask before they run",
+    "auto": "bash, write and edit calls run without asking (steering still applies)",
+    "deny": "bash, write and edit calls are refused; the agent only reads",
+}
 
 CHANGING = frozenset({"bash", "write", "edit"})
 """The tools that ask; every other tool runs without asking."""
@@ -72,6 +82,7 @@ class ApprovalExtension:
         self, rein: ExtensionAPI, session: AgentSession, *, mode: ApproveMode, interactive: bool, home: str
     ) -> None:
         self.session = session
+        self.rein = rein
         self.mode = mode
         self.interactive = interactive
         self.home = home
@@ -83,12 +94,30 @@ class ApprovalExtension:
         self._asking = asyncio.Lock()
         rein.on("session_start", self.on_session_start)
         rein.on("tool_call", self.on_tool_call)
+        rein.register_command(
+            "approve",
+            "Show or switch the approval mode: /approve [ask|auto|deny]",
+            self.approve,
+            MODES,
+        )
 
     def on_session_start(self, event: object, ctx: ExtensionContext) -> None:
         self.programs.clear()
         self.tools.clear()
+        self.rein.emit(MODE_NOTICE, self.mode)
         if self.session.model.provider == "local":
             ctx.ui.notify(self.local_notice(), "warning" if self.mode == "auto" else "info")
+
+    def approve(self, args: str, ctx: ExtensionContext) -> None:
+        """`/approve`: the mode in force, or switch it (`/approve auto`) for the rest of the session."""
+        mode = next((choice for choice in MODES if choice == args), None)
+        if args and mode is None:
+            ctx.ui.notify(f"/approve {args}: not one of {', '.join(MODES)}", "warning")
+            return
+        if mode is not None and mode != self.mode:
+            self.mode = mode
+            self.rein.emit(MODE_NOTICE, mode)
+        ctx.ui.notify(f"approve: {self.mode} ({MEANING[self.mode]})")
 
     def local_notice(self) -> str:
         """What the embedded local model may do here, said at the start of each session."""
