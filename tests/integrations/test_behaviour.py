@@ -6,6 +6,8 @@ model (the local SSE server, Chat Completions), the same assertions, one small d
 2. A reply that breaks a stream rule: the model call is re-issued with the rule injected, and the run's
    output is the clean retry.
 3. A `turns:1` timebox: the run stops after one model call.
+4. The guard's own shell tool (`Guard.bash`): a commit waits for a passing `pytest`, so the exit code of
+   each call must reach steering's observers through the framework.
 
 Google ADK speaks the Gemini API, not Chat Completions: its own tests (`test_adk.py`) run the same three
 scenarios on the Gemini mock. Each driver imports its framework inside itself, after `importorskip`, so a
@@ -26,6 +28,7 @@ from rein.ai import TextContent, ToolCall
 from rein.ai.testing import Reply, SseServer, chat_reply
 from rein.integrations import Guard
 from tests.ai.helpers import run
+from tests.integrations.helpers import commit_gated_on_pytest, fake_pytest
 
 Bash = Callable[[str], str]
 REASON = "[steering:no-force-push@defaults]"
@@ -119,12 +122,10 @@ def bash_writing(marker: Path) -> Bash:
     return bash
 
 
-def call(command: str) -> Reply:
+def call(command: str, id: str = "call_1") -> Reply:
     arguments = json.dumps({"command": command})
     return Reply(
-        steps=chat_reply(
-            ToolCall(id="call_1", name="bash", raw_arguments=arguments), finish_reason="tool_calls"
-        )
+        steps=chat_reply(ToolCall(id=id, name="bash", raw_arguments=arguments), finish_reason="tool_calls")
     )
 
 
@@ -133,14 +134,15 @@ def said(words: str) -> Reply:
 
 
 def scenario(
-    driver: Driver, project: Path, replies: list[Reply], **guard: str
+    driver: Driver, project: Path, replies: list[Reply], *, guard_bash: bool = False, **guard: str
 ) -> tuple[Outcome, list[str], Path]:
     marker = project / "ran.txt"
 
     async def go() -> tuple[Outcome, list[str]]:
         async with SseServer(replies) as server:
             rein = Guard(project, home=project.parent, **guard)  # type: ignore[arg-type]
-            outcome = await driver(server.url + "/v1", rein, bash_writing(marker))
+            tool = rein.bash if guard_bash else bash_writing(marker)
+            outcome = await driver(server.url + "/v1", rein, tool)
             return outcome, [json.dumps(r.body) for r in server.requests]
 
     outcome, bodies = run(go(), timeout=60)
@@ -171,3 +173,22 @@ def test_a_reply_breaking_a_stream_rule_is_reissued_with_the_rule(name: str, pro
 def test_the_timebox_stops_the_run(name: str, project: Path) -> None:
     outcome, bodies, _ = scenario(DRIVERS[name], project, [call("ls"), said(CLEAN)], timebox="turns:1")
     assert len(bodies) == 1 and outcome.stopped and "Timebox budget spent" in outcome.output
+
+
+@pytest.mark.parametrize("name", DRIVERS)
+@pytest.mark.parametrize("passed", [True, False], ids=["tests-pass", "tests-fail"])
+def test_exit_codes_of_the_guard_s_bash_reach_the_observers(
+    name: str, passed: bool, project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_pytest(tmp_path / "bin", monkeypatch)
+    (project / ".rein" / "steering.toml").write_text(commit_gated_on_pytest())  # exit_code = 0
+    commit = "git -c user.name=t -c user.email=t@t commit -q --allow-empty -m done"
+    replies = [call(f"pytest {0 if passed else 1}"), call(commit, "call_2"), said(CLEAN)]
+    outcome, bodies, _ = scenario(DRIVERS[name], project, replies, guard_bash=True)
+    assert len(bodies) == 3 and outcome.output == CLEAN
+    assert "pytest ran, exit" in bodies[1]  # the tool really ran, its output went to the model
+    log = subprocess.run(
+        ["git", "log", "--oneline"], check=False, cwd=project, capture_output=True, text=True
+    )
+    assert ("done" in log.stdout) is passed
+    assert ("test-before-commit" in bodies[2]) is not passed

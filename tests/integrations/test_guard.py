@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from rein.integrations import Guard, steering_call
+from rein.integrations._shell import run_bash
 from rein.steering import ToolCall
-from tests.integrations.helpers import commit_gated_on_pytest
+from tests.integrations.helpers import commit_gated_on_pytest, fake_pytest
 from tests.ttsr.helpers import rule
 
 TESTS_BEFORE_COMMIT = commit_gated_on_pytest()
@@ -86,3 +87,28 @@ def test_the_timebox_nudges_once_then_stops(project: Path) -> None:
     assert signals[4] is not None and signals[4].stop and "Timebox budget spent" in signals[4].message
     with pytest.raises(ValueError, match="not a budget"):
         Guard(project, home=project, timebox="soon")
+
+
+def test_the_guard_s_bash_tool_reports_exit_codes_to_the_observers(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_pytest(tmp_path / "bin", monkeypatch)
+    (project / ".rein").mkdir()
+    (project / ".rein" / "steering.toml").write_text(TESTS_BEFORE_COMMIT)  # waits for exit_code = 0
+    guard = Guard(project, home=project)
+    assert guard.bash("pytest 1") == "pytest ran, exit 1\n\n[exit code 1]"
+    guard.tool_finished("bash", {"command": "pytest 1"}, output="...")  # the framework knows no code
+    assert not guard.check_tool("bash", {"command": "git commit -m x"}).allow  # tests failed
+    assert guard.bash("pytest 0") == "pytest ran, exit 0\n"
+    guard.tool_finished("bash", {"command": "pytest 0"}, output="...")
+    assert guard.check_tool("bash", {"command": "git commit -m x"}).allow
+    assert guard.bash("cd sub 2>/dev/null; pwd").strip() == str(project)  # runs in the guard's directory
+    assert guard.bash("true") == "(no output)"
+
+
+def test_a_command_past_its_timeout_is_killed_with_what_it_started(tmp_path: Path) -> None:
+    output, code = run_bash("sleep 30 & echo started; wait", cwd=str(tmp_path), timeout=0.5)
+    assert code is None and output.startswith("started\n")
+    assert output.endswith("[command timed out after 0.5 s; its process group was killed]")
+    long, code = run_bash("head -c 40000 /dev/zero | tr '\\0' x", cwd=str(tmp_path))
+    assert code == 0 and long.startswith("[... 10000 characters cut ...]\n") and long.endswith("x" * 30_000)

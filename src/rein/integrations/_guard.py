@@ -4,6 +4,7 @@
     decision = guard.check_tool("bash", {"command": "git push --force"})
     if not decision.allow: ...                  # the framework's way to refuse, with decision.reason
     guard.tool_finished("bash", {...}, output=..., exit_code=0)   # observers ("tests ran")
+    Agent(..., tools=[guard.bash])              # a shell tool whose exit codes reach the observers
     watch = guard.watch()                       # one per model call
     cut = watch.feed(delta)                     # a Cut: cancel the call, re-issue it with cut.injection
     guard.budget_check(tokens=...)              # the timebox: None, a nudge or a stop
@@ -19,6 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rein.gitio import host_context
+from rein.integrations._shell import run_bash
 from rein.integrations._tools import steering_call
 from rein.settings import load_settings
 from rein.steering import Context, MemoryEntries, Steering, ToolResult, load_policy
@@ -113,6 +115,15 @@ class Guard:
         self._clock = clock
         self.turns = 0
         self._budget = _budget(timebox, int(clock() * 1000)) if timebox else None
+        self._exit_codes: dict[str, list[int | None]] = {}
+        """Exit codes of `bash` calls not yet reported to `tool_finished`, by command."""
+
+    def bash(self, command: str) -> str:
+        """Run a bash command in the project directory. Returns its output (stdout and stderr); a
+        failing command ends with its exit code."""
+        output, code = run_bash(command, cwd=self.cwd)
+        self._exit_codes.setdefault(command, []).append(code)
+        return output
 
     def check_tool(
         self, name: str, arguments: Mapping[str, object] | str | None, call_id: str = ""
@@ -145,6 +156,10 @@ class Guard:
             call = steering_call(name, arguments)
         except ValueError:
             return
+        if call is not None and call.tool == "bash" and exit_code is None:
+            # The framework does not know it; `bash` (this guard's tool) does, in call order.
+            codes = self._exit_codes.get(call.command)
+            exit_code = codes.pop(0) if codes else None
         if call is not None:
             result = ToolResult(call=call, exit_code=exit_code, output=output, is_error=is_error)
             self._steering.dispatch(result, self._context())
