@@ -134,6 +134,7 @@ async def _a_denied_tool_call_never_runs(project: Path, home: Path, tmp_path: Pa
         await client.until(lambda: "failed" in client.statuses("c1"))
     assert not (project / "marker.txt").exists()
     assert "the user denied this bash call" in client.tool_output("c1")
+    assert "[rein] [approval] not run: the user denied this bash call." in client.text()  # said once
     assert "in_progress" not in client.statuses("c1")
 
 

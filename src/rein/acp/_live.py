@@ -141,8 +141,10 @@ class LiveSession:
         elif event.type == "tool_execution_end" and event.tool_call is not None and event.output is not None:
             CURRENT_CALL.set(None)
             self.outbox.put(tool_end(event.tool_call.id, event.output))
-            if blocked(event.output):
-                self.outbox.put(notice(f"{event.tool_call.name} not run: {event.output.text}"))
+            if blocked(event.output):  # approval's reasons say "not run" themselves
+                text = event.output.text
+                said = text if " not run" in text[:40] else f"{event.tool_call.name} not run: {text}"
+                self.outbox.put(notice(said))
         elif event.type == "stream_retry":
             self.outbox.put(notice(f"{event.reason}: this reply was cut and is asked for again."))
         elif event.type == "message_end" and isinstance(event.message, AssistantMessage):
