@@ -1,4 +1,9 @@
-"""The real coding agents, from npm: Claude Code, Codex and Gemini CLI at the versions `package.json` pins.
+"""The real coding agents, from npm: Claude Code, Codex and Gemini CLI at the versions `package.json` pins,
+and acpx, a real ACP client for `rein acp`.
+
+`package.json` overrides acpx's dependency `@openclaw/fs-safe` (^0.12.0) with 0.13.1: 0.12.0 names
+platform packages that were never published, so `npm ci` refuses any lock of it; 0.13.1 exports every
+name acpx imports from it.
 
 `npm ci` installs them once per lockfile into a cache folder (`$REIN_TEST_CACHE`, else
 `~/.cache/rein-tests`), keyed by the lockfile's hash, so a second run starts at once. The lockfile
@@ -24,8 +29,9 @@ from tests.hosts._common import Sandbox
 
 HERE = Path(__file__).parent
 FILES = ("package.json", "package-lock.json", ".npmrc")
-VERSIONS = {"claude": "2.1.330", "codex": "0.169.0", "gemini": "0.61.0"}
-"""The pinned host versions, as `package.json` has them (the README's hooks section names them)."""
+VERSIONS = {"claude": "2.1.330", "codex": "0.169.0", "gemini": "0.61.0", "acpx": "0.19.1"}
+"""The pinned host versions, as `package.json` has them (the README's hooks section names them);
+acpx is the headless ACP client that drives `rein acp` (test_acpx.py)."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -42,7 +48,7 @@ def _cache() -> Path:
 
 @pytest.fixture(scope="session")
 def host_bin(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The three hosts' executables: {"claude": ..., "codex": ..., "gemini": ...}."""
+    """The hosts' executables: {"claude": ..., "codex": ..., "gemini": ..., "acpx": ...}."""
     folder = _cache()
     done = folder / ".installed"
     if not done.exists():
