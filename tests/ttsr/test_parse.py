@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rein.ttsr import REMINDER_LIMIT, NotAStreamRule, RuleError, Scope, ToolScope, parse_rule
+from rein.ttsr import REMINDER_LIMIT, NotAStreamRule, Rule, RuleError, Scope, ToolScope, parse_rule
 from tests.ttsr.helpers import rule
 
 
@@ -121,17 +121,8 @@ def test_no_condition_and_disabled_are_not_stream_rules() -> None:
         ("condition: 'x1'\nscope: 7", "must be a string or a list", 3),
         ("condition: 'x1'\nglobs: '[abc'", "no closing", 3),
         ("condition: 'x1'\nglobs: '{a,b'", "no closing", 3),
-        ("condition: 'x1'\ninterruptMode: sometimes", "must be one of always", 3),
-        ("condition: 'x1'\nrepeatMode: twice", "must be one of once", 3),
-        ("condition: 'x1'\nrepeatGap: -1", "at least 0", 3),
-        ("condition: 'x1'\nrepeatGap: 1.5", "whole number", 3),
-        ("condition: 'x1'\nrepeatGap: many", "must be a number", 3),
-        ("trigger: 'x1'\nmaxFirings: 0", "at least 1", 3),
-        ("trigger: 'x1'\ncooldown: true", "must be a number", 3),
         ("trigger: 'x1'\nflags: 'iq'", "unknown regex flag", 3),
         ("trigger: 'x1'\nmaxFirings: 2\nrepeatMode: once", "cannot be combined", 3),
-        ("condition: 'x1'\nalwaysApply: maybe", "true or false", 3),
-        ("condition: 'x1'\ndescription: [1]", "must be a string", 3),
         ("condition: [1, 2]", "string or a list of strings", 2),
     ],
 )
@@ -143,10 +134,50 @@ def test_bad_fields_name_the_line(frontmatter: str, message: str, line: int) -> 
     assert str(caught.value).startswith(f"/rules/r.md:{line}: ")
 
 
+@pytest.mark.parametrize(
+    ("frontmatter", "field", "message", "line"),
+    [
+        ("condition: 'x1'\ninterruptMode: sometimes", "interrupt_mode", "must be one of always", 3),
+        ("condition: 'x1'\nrepeatMode: twice", "repeat_mode", "must be one of once", 3),
+        ("condition: 'x1'\nrepeatGap: -1", "repeat_gap", "at least 0", 3),
+        ("condition: 'x1'\nrepeatGap: 1.5", "repeat_gap", "whole number", 3),
+        ("condition: 'x1'\nrepeatGap: many", "repeat_gap", "must be a number", 3),
+        ("trigger: 'x1'\nmaxFirings: 0", "max_firings", "at least 1", 3),
+        ("trigger: 'x1'\ncooldown: true", "cooldown", "must be a number", 3),
+        ("condition: 'x1'\nalwaysApply: maybe", "always_apply", "true or false", 3),
+        ("condition: 'x1'\ndescription: [1]", "description", "must be a string", 3),
+        ("condition: 'x1'\nenabled: perhaps", "enabled", "true or false", 3),
+    ],
+)
+def test_an_invalid_optional_field_is_dropped_with_a_warning(
+    frontmatter: str, field: str, message: str, line: int
+) -> None:
+    parsed = rule(frontmatter)
+    default = Rule(name="d", body="b", conditions=())
+    assert getattr(parsed, field) == getattr(default, field)
+    [warning] = parsed.warnings
+    assert warning.severity == "warning"
+    assert (warning.path, warning.line, warning.rule) == ("/rules/r.md", line, "r")
+    assert message in warning.reason and warning.reason.endswith("the field is ignored")
+    written = frontmatter.splitlines()[-1].split(":")[0]
+    assert str(warning).startswith(f"/rules/r.md:{line}: {written}: ")
+
+
+def test_a_valid_rule_has_no_warnings() -> None:
+    assert rule("condition: 'x1'\nrepeatMode: after-gap\nrepeatGap: 2").warnings == ()
+
+
 def test_reminder_limit_is_in_bytes() -> None:
     assert rule(f"condition: 'x1'\nreminder: '{'a' * REMINDER_LIMIT}'").reminder == "a" * REMINDER_LIMIT
-    with pytest.raises(RuleError, match="1026 bytes"):
-        rule(f"condition: 'x1'\nreminder: '{'é' * 513}'")
+    parsed = rule(f"condition: 'x1'\nreminder: '{'é' * 513}'")
+    assert parsed.reminder is None and parsed.content == parsed.body
+    [warning] = parsed.warnings
+    assert "1026 bytes" in warning.reason and warning.severity == "warning"
+
+
+def test_an_oversized_reminder_without_a_body_is_still_an_error() -> None:
+    with pytest.raises(RuleError, match="no text to inject"):
+        parse_rule(f"---\ncondition: 'x1'\nreminder: '{'é' * 513}'\n---\n", name="r", path="/rules/r.md")
 
 
 def test_a_rule_needs_text_to_inject() -> None:

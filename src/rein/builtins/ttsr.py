@@ -99,7 +99,10 @@ class TtsrExtension:
     def on_session_start(self, event: object, ctx: ExtensionContext) -> None:
         found = discover_rules(Path(self.cwd), Path(self.home), builtin=self.settings.builtin_rules)
         for issue in found.issues:
-            ctx.ui.notify(f"stream rule skipped: {issue}", "warning")
+            head = (
+                "stream rule loaded with a warning" if issue.severity == "warning" else "stream rule skipped"
+            )
+            ctx.ui.notify(f"{head}: {issue}", "warning")
         self.manager = TtsrManager(found.rules, self.settings, clock=self.clock, root=self.cwd)
         records: dict[str, InjectionRecord] = {}
         for data in ctx.session.custom_entries(INJECTION_ENTRY):

@@ -143,7 +143,9 @@ def list_rules(cwd: CwdOption = None, home: HomeOption = None) -> None:
     console.print(table)
     skipped = _issue_rows([*discovery.issues, *manager.issues], root, home_dir)
     if skipped:
-        issues = Table(title="Not loaded", title_justify="left")
+        warned = any(row[1] == "warning" for row in skipped)
+        title = "Not loaded, or loaded with a warning" if warned else "Not loaded"
+        issues = Table(title=title, title_justify="left")
         for column in ("File", "Kind", "Reason"):
             issues.add_column(column, overflow="fold")
         for row in skipped:

@@ -15,13 +15,21 @@ matcher do no I/O and never raise on stream input. The agent loop uses:
     manager.turn_completed()   # at each turn end
 """
 
-from rein.ttsr._discovery import Discovery, builtin_rule_texts, discover_rules, load_rule_file, rule_sources
+from rein.ttsr._discovery import (
+    Discovery,
+    builtin_rule_texts,
+    dialect_of,
+    discover_rules,
+    load_rule_file,
+    rule_sources,
+)
 from rein.ttsr._jsonargs import PATH_KEYS, JsonArgsDecoder
 from rein.ttsr._manager import TtsrManager, allows_interrupt
 from rein.ttsr._parse import REMINDER_LIMIT, parse_rule
 from rein.ttsr._plan import PlannedCondition, RulePlan, plan_rules
 from rein.ttsr._rule import (
     Condition,
+    Dialect,
     Engine,
     Extent,
     InterruptMode,
@@ -46,6 +54,7 @@ __all__ = [
     "REMINDER_TEMPLATE",
     "Condition",
     "ContextMode",
+    "Dialect",
     "Discovery",
     "Engine",
     "Extent",
@@ -75,6 +84,7 @@ __all__ = [
     "TtsrState",
     "allows_interrupt",
     "builtin_rule_texts",
+    "dialect_of",
     "discover_rules",
     "hold_windows",
     "load_rule_file",

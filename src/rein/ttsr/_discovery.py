@@ -9,6 +9,9 @@ Sources, in order; the first rule of a name wins and later ones are reported as 
    `.agent/rules/*.md`
 4. rein's built-in rules (package data in `rein/ttsr/builtin/`)
 
+The rules of 3 were written for JavaScript agents: their conditions are read as JavaScript regular
+expressions (`dialect="javascript"`). rein's own sources (1, 2, 4) keep Python's reading.
+
 Each folder is read flat, files in name order. A file that cannot be read or parsed becomes a
 `RuleIssue` (reported once, with file and line); the other files still load. So does an entry that
 looks like a rule file but is not one (a directory named `x.md`, a link to nothing) and a source that
@@ -23,7 +26,7 @@ from importlib import resources
 from pathlib import Path
 
 from rein.ttsr._parse import parse_rule
-from rein.ttsr._rule import Rule, RuleIssue, shadowed
+from rein.ttsr._rule import Dialect, Rule, RuleIssue, shadowed
 from rein.ttsr.errors import NotAStreamRule, RuleError
 
 BUILTIN_ORIGIN = "builtin"
@@ -49,13 +52,19 @@ class Discovery:
 
 
 def rule_sources(cwd: Path, home: Path) -> list[tuple[str, Path, str]]:
-    """(label, folder or file, file suffix) for every on-disk source, in precedence order."""
+    """(label, folder or file, file suffix) for every on-disk source, in precedence order. `dialect_of`
+    gives each label's regex dialect."""
     sources = [
         (".rein/rules", cwd / ".rein" / "rules", ".md"),
         ("~/.rein/rules", home / ".rein" / "rules", ".md"),
     ]
     sources += [(label, cwd / label, suffix) for label, suffix in _PROJECT_SOURCES]
     return sources
+
+
+def dialect_of(origin: str) -> Dialect:
+    """The regex dialect of a discovery source: `javascript` for JavaScript agents' folders."""
+    return "javascript" if any(origin == label for label, _ in _PROJECT_SOURCES) else "python"
 
 
 def discover_rules(
@@ -76,7 +85,11 @@ def discover_rules(
             continue
         visited.add(resolved)
         for found in _files(place, suffix):
-            loaded = load_rule_file(found, origin=label) if isinstance(found, Path) else found
+            loaded = (
+                load_rule_file(found, origin=label, dialect=dialect_of(label))
+                if isinstance(found, Path)
+                else found
+            )
             _add(loaded, rules, issues, seen)
     if builtin:
         searched.append("builtin")
@@ -90,14 +103,14 @@ def discover_rules(
     return Discovery(rules=tuple(rules), issues=tuple(issues), searched=tuple(searched))
 
 
-def load_rule_file(path: Path, *, origin: str = "") -> Rule | RuleIssue:
+def load_rule_file(path: Path, *, origin: str = "", dialect: Dialect = "python") -> Rule | RuleIssue:
     """Read and parse one rule file; a problem comes back as a `RuleIssue` instead of an exception."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         return RuleIssue(path=str(path), reason=f"cannot read the file: {error}")
     try:
-        return parse_rule(text, name=path.stem, path=str(path), origin=origin)
+        return parse_rule(text, name=path.stem, path=str(path), origin=origin, dialect=dialect)
     except RuleError as error:
         return _issue(error, str(path))
 
@@ -152,5 +165,6 @@ def _add(item: Rule | RuleIssue, rules: list[Rule], issues: list[RuleIssue], see
     if first is not None:
         issues.append(shadowed(item, first))
         return
+    issues.extend(item.warnings)
     seen[item.name] = item
     rules.append(item)

@@ -12,6 +12,9 @@ from rein.ttsr.errors import FrontmatterError
 _FENCE = re.compile(r"^---[ \t]*$")
 _END_FENCE = re.compile(r"^(?:---|\.\.\.)[ \t]*$")
 _LOOSE_LINE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*$")
+_QUOTED = r"(?:\"[^\"]*\"|'[^']*')"
+_QUOTED_LIST = re.compile(rf"{_QUOTED}(?:[ \t]*,[ \t]*{_QUOTED})+")
+_QUOTED_ITEM = re.compile(_QUOTED)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -67,6 +70,7 @@ def split_frontmatter(text: str, path: str) -> Frontmatter:
 
 def _loose(head: list[str]) -> dict[str, object] | None:
     """`key: value` lines read as plain strings (`true`/`false` as booleans, surrounding quotes removed);
+    a run of quoted items separated by commas (`scope: "text","thinking"`) as the list of those items.
     None if any line has another shape, an unbalanced quote, or a flow list or mapping."""
     fields: dict[str, object] = {}
     for raw in head:
@@ -78,6 +82,9 @@ def _loose(head: list[str]) -> dict[str, object] | None:
         value = match.group(2)
         if value[:1] in {"[", "{"}:
             return None
+        if _QUOTED_LIST.fullmatch(value):
+            fields[match.group(1)] = [item[1:-1] for item in _QUOTED_ITEM.findall(value)]
+            continue
         if value[:1] in {"'", '"'}:
             if len(value) < 2 or value[-1] != value[0]:
                 return None

@@ -6,18 +6,25 @@ Both formats are read. Keys are matched without regard to case, `_` or `-` (`int
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from rein.ttsr._frontmatter import split_frontmatter
+from rein.ttsr._jsregex import JsRegexError, translate
+from rein.ttsr._jssets import parse_js_flags, split_js_flags
 from rein.ttsr._regex import RegexError
 from rein.ttsr._rule import (
     DEFAULT_SCOPE,
     INTERRUPT_MODES,
     REPEAT_MODES,
     Condition,
+    Dialect,
     Extent,
     InterruptMode,
     RepeatMode,
     Rule,
     RuleFormat,
+    RuleIssue,
     normalize_key,
 )
 from rein.ttsr._scope import ScopeError, check_globs, parse_scope, split_list
@@ -34,6 +41,7 @@ REMINDER_LIMIT = 1024
 """Most bytes (UTF-8) a `reminder` may hold: it is injected into a tool result, so it stays short."""
 
 _CONDITION_KEYS = ("condition", "ttsrtrigger", "trigger")
+_T = TypeVar("_T")
 
 
 class _Fields:
@@ -44,6 +52,19 @@ class _Fields:
         self._written = {normalize_key(k): k for k in fields}
         self._lines = {normalize_key(k): v for k, v in lines.items()}
         self.path = path
+        self.warnings: list[RuleIssue] = []
+
+    def optional(self, key: str, read: Callable[[], _T | None]) -> _T | None:
+        """`read()` an optional field; an invalid value is dropped with a warning (the original agents
+        keep the rule without the field), so the result is None."""
+        try:
+            return read()
+        except RuleError as error:
+            reason = f"{error.reason}; the field is ignored"
+            self.warnings.append(
+                RuleIssue(path=self.path, line=error.line, reason=reason, severity="warning")
+            )
+            return None
 
     def has(self, key: str) -> bool:
         return key in self._values and self._values[key] is not None
@@ -111,15 +132,22 @@ class _Fields:
         raise self.error(key, "must be a string or a list of strings")
 
 
-def parse_rule(text: str, *, name: str, path: str = "", origin: str = "") -> Rule:
+def parse_rule(
+    text: str, *, name: str, path: str = "", origin: str = "", dialect: Dialect = "python"
+) -> Rule:
     """Parse a rule file. Raises `RuleError` (file, line, reason), or `NotAStreamRule` for a file with no
-    condition or with `enabled: false`."""
+    condition or with `enabled: false`.
+
+    `dialect` says how conditions are read (rein's own `python`, or `javascript` for rules of JavaScript
+    agents). The conditions and the text to inject are strict; an invalid optional field (`interruptMode`,
+    `repeatMode`, `repeatGap`, `maxFirings`, `cooldown`, `reminder`, `description`, `alwaysApply`,
+    `enabled`) is dropped and reported in `Rule.warnings`, as the original agents do."""
     if not name.strip():
         raise RuleError("a rule needs a name (its file name)", path=path)
     head = split_frontmatter(text, path)
     fields = _Fields(head.fields, head.lines, path)
     written = [c for key in _CONDITION_KEYS for c in fields.strings(key)]
-    if not fields.boolean("enabled", True):
+    if fields.optional("enabled", lambda: fields.boolean("enabled", True)) is False:
         raise NotAStreamRule("disabled (enabled: false)", path=path)
     if not written:
         raise NotAStreamRule("no condition: not a stream rule", path=path)
@@ -147,30 +175,28 @@ def parse_rule(text: str, *, name: str, path: str = "", origin: str = "") -> Rul
     rule_flags = ""
     if fields.has("flags"):
         try:
-            rule_flags = parse_flag_letters(fields.string("flags") or "")
+            read = parse_js_flags if dialect == "javascript" else parse_flag_letters
+            rule_flags = read(fields.string("flags") or "")
         except ValueError as error:
             raise fields.error("flags", str(error)) from None
 
     conditions = tuple(
-        _condition(c, rule_flags, final_extent, fields, next(k for k in _CONDITION_KEYS if fields.has(k)))
+        _condition(
+            c, rule_flags, final_extent, fields, next(k for k in _CONDITION_KEYS if fields.has(k)), dialect
+        )
         for c in written
     )
 
-    max_firings = fields.number("maxfirings", minimum=1, integer=True)
-    cooldown = fields.number("cooldown", minimum=0, integer=False)
-    repeat_mode = fields.choice("repeatmode", REPEAT_MODES)
-    repeat_gap = fields.number("repeatgap", minimum=0, integer=True)
+    max_firings = fields.optional("maxfirings", lambda: fields.number("maxfirings", minimum=1, integer=True))
+    cooldown = fields.optional("cooldown", lambda: fields.number("cooldown", minimum=0, integer=False))
+    repeat_mode = fields.optional("repeatmode", lambda: fields.choice("repeatmode", REPEAT_MODES))
+    repeat_gap = fields.optional("repeatgap", lambda: fields.number("repeatgap", minimum=0, integer=True))
     if (max_firings is not None or cooldown is not None) and (repeat_mode or repeat_gap is not None):
         raise fields.error(
             "maxfirings" if max_firings is not None else "cooldown",
             "cannot be combined with repeatMode/repeatGap: choose one repeat policy",
         )
-    reminder = fields.string("reminder")
-    if reminder is not None:
-        reminder = reminder.strip("\n")
-        size = len(reminder.encode("utf-8"))
-        if size > REMINDER_LIMIT:
-            raise fields.error("reminder", f"is {size} bytes; at most {REMINDER_LIMIT} are allowed")
+    reminder = fields.optional("reminder", lambda: _reminder(fields))
     if not head.body.strip() and not (reminder and reminder.strip()):
         raise RuleError(
             "the rule has no text to inject: the body is empty and there is no reminder", path=path
@@ -183,31 +209,60 @@ def parse_rule(text: str, *, name: str, path: str = "", origin: str = "") -> Rul
         scope=scope,
         extent=final_extent,
         globs=globs,
-        interrupt_mode=_interrupt_mode(fields),
+        interrupt_mode=fields.optional("interruptmode", lambda: _interrupt_mode(fields)),
         repeat_mode=_repeat_mode(repeat_mode),
         repeat_gap=None if repeat_gap is None else int(repeat_gap),
         max_firings=None if max_firings is None else int(max_firings),
         cooldown=cooldown,
         reminder=reminder,
-        description=fields.string("description"),
-        always_apply=fields.boolean("alwaysapply", False),
+        description=fields.optional("description", lambda: fields.string("description")),
+        always_apply=fields.optional("alwaysapply", lambda: fields.boolean("alwaysapply", False)) or False,
         enabled=True,
         path=path,
         origin=origin,
         format=rule_format,
+        warnings=tuple(
+            RuleIssue(path=w.path, line=w.line, reason=w.reason, rule=name, severity="warning")
+            for w in fields.warnings
+        ),
     )
 
 
-def _condition(written: str, rule_flags: str, extent: Extent, fields: _Fields, key: str) -> Condition:
-    pattern, inline = split_inline_flags(written)
-    flags = merge_flags(inline, rule_flags)
+def _reminder(fields: _Fields) -> str | None:
+    reminder = fields.string("reminder")
+    if reminder is not None:
+        reminder = reminder.strip("\n")
+        size = len(reminder.encode("utf-8"))
+        if size > REMINDER_LIMIT:
+            raise fields.error("reminder", f"is {size} bytes; at most {REMINDER_LIMIT} are allowed")
+    return reminder
+
+
+def _condition(
+    written: str, rule_flags: str, extent: Extent, fields: _Fields, key: str, dialect: Dialect
+) -> Condition:
+    hyperscan: str | None = None
+    if dialect == "javascript":
+        source, inline = split_js_flags(written)
+        flags = merge_flags(inline, rule_flags)
+        try:
+            translated = translate(source, flags, multiline=extent == "line")
+        except JsRegexError as error:
+            raise fields.error(key, f"{written!r} cannot be read as JavaScript: {error}") from None
+        pattern = translated.regex
+        hyperscan = None if translated.hyperscan == pattern else translated.hyperscan
+    else:
+        pattern, inline = split_inline_flags(written)
+        flags = merge_flags(inline, rule_flags)
     try:
         compiled = compile_condition(pattern, flags, multiline=extent == "line")
     except RegexError as error:
         raise fields.error(key, f"{written!r} is not a valid regular expression: {error}") from None
     if matches_empty(compiled):
         raise fields.error(key, f"{written!r} can match the empty string, so it would fire on any text")
-    return Condition(pattern=pattern, flags=flags, written=written)
+    return Condition(
+        pattern=pattern, flags=flags, written=written, dialect=dialect, hyperscan_pattern=hyperscan
+    )
 
 
 def _interrupt_mode(fields: _Fields) -> InterruptMode | None:

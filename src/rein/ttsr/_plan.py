@@ -145,7 +145,7 @@ def plan_rules(rules: Sequence[Rule]) -> RulePlan:
     planned: list[PlannedCondition] = []
     issues: list[RuleIssue] = []
     for rule in rules:
-        choices = [_choose(c.pattern, c.flags, rule.extent) for c in rule.conditions]
+        choices = [_choose(c.for_hyperscan, c.flags, rule.extent) for c in rule.conditions]
         refused = next(
             (c for c, choice in zip(rule.conditions, choices, strict=True) if choice.engine is None), None
         )
@@ -208,7 +208,9 @@ def _database(
 ) -> tuple[Database | None, list[PlannedCondition]]:
     if not conditions:
         return None, []
-    expressions = tuple(Expression(c.gate or c.condition.pattern, _expression_flags(c)) for c in conditions)
+    expressions = tuple(
+        Expression(c.gate or c.condition.for_hyperscan, _expression_flags(c)) for c in conditions
+    )
     try:
         return compile_database(expressions, mode), conditions
     except HyperscanFailure as error:

@@ -28,7 +28,12 @@ RuleFormat = Literal["condition", "trigger"]
 """`condition`: the mature format (`condition`, `scope` tokens, `interruptMode`, ...). `trigger`: the
 first design (`trigger`, `flags`, `maxFirings`, `cooldown`)."""
 
-Severity = Literal["error", "info"]
+Severity = Literal["error", "warning", "info"]
+
+Dialect = Literal["python", "javascript"]
+"""How a condition's regular expression is read. `python`: rein's own rules (`.rein/rules`,
+`~/.rein/rules`, built-in). `javascript`: rules from JavaScript agents' folders, read as `new RegExp`
+reads them and translated (see `_jsregex`)."""
 
 INTERRUPT_MODES: tuple[InterruptMode, ...] = ("always", "prose-only", "tool-only", "never")
 REPEAT_MODES: tuple[RepeatMode, ...] = ("once", "after-gap")
@@ -46,11 +51,20 @@ class Condition:
     """One regular expression of a rule. A rule's conditions are OR'd."""
 
     pattern: str
-    """The expression without its leading inline flag group: `(?i)foo` is stored as `foo` + `i`."""
+    """The expression the `regex` module runs, without its leading inline flag group: `(?i)foo` is stored
+    as `foo` + `i`. For a JavaScript rule, its translation."""
     flags: str = ""
-    """Sorted flag letters from `i` (ignore case), `m` (`^`/`$` at line ends), `s` (`.` matches newline)."""
+    """Sorted flag letters from `i` (ignore case), `m` (`^`/`$` at line ends), `s` (`.` matches newline),
+    and for a JavaScript rule `u` (Unicode mode, already applied by the translation)."""
     written: str = ""
     """The condition as the author wrote it, for messages."""
+    dialect: Dialect = "python"
+    hyperscan_pattern: str | None = None
+    """What hyperscan compiles, when it must differ from `pattern` (JavaScript's ASCII `\\b`)."""
+
+    @property
+    def for_hyperscan(self) -> str:
+        return self.pattern if self.hyperscan_pattern is None else self.hyperscan_pattern
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -136,6 +150,8 @@ class Rule:
     origin: str = ""
     """The discovery source, e.g. `.rein/rules`, `~/.rein/rules`, `.cursor/rules`, `builtin`."""
     format: RuleFormat = "condition"
+    warnings: tuple[RuleIssue, ...] = ()
+    """Optional fields that were dropped because their value was invalid; the rule is used without them."""
 
     @property
     def content(self) -> str:
@@ -161,8 +177,9 @@ class RuleIssue:
     line: int | None = None
     rule: str | None = None
     severity: Severity = "error"
-    """`error`: the file meant to be a stream rule and cannot be used. `info`: not a stream rule (no
-    condition, disabled, shadowed by another source) and skipped on purpose."""
+    """`error`: the file meant to be a stream rule and cannot be used. `warning`: the rule is used, but an
+    invalid optional field was dropped. `info`: not a stream rule (no condition, disabled, shadowed by
+    another source) and skipped on purpose."""
 
     def __str__(self) -> str:
         where = self.path if self.line is None else f"{self.path}:{self.line}"

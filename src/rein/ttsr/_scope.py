@@ -61,7 +61,9 @@ def parse_scope(value: object) -> tuple[Scope | None, Extent | None]:
 
     None for the streams means the value named only an extent (`scope: line`), so the default applies.
     """
-    tokens = split_list(value, "scope")
+    # A token left quoted by hand-written YAML (`scope: text, "thinking"`) means the token inside.
+    tokens = [_unquote(token) for token in split_list(value, "scope")]
+    tokens = [token for token in tokens if token]
     if not tokens:
         raise ScopeError("scope is empty: it reaches no stream")
     extent: Extent | None = None
@@ -87,6 +89,12 @@ def parse_scope(value: object) -> tuple[Scope | None, Extent | None]:
     if not named_stream:
         return None, extent
     return Scope(text=text, thinking=thinking, any_tool=any_tool, tools=tuple(tools)), extent
+
+
+def _unquote(token: str) -> str:
+    if len(token) >= 2 and token[0] in {"'", '"'} and token[-1] == token[0]:
+        return token[1:-1].strip()
+    return token
 
 
 def _tool_token(token: str) -> ToolScope:
