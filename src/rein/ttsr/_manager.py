@@ -25,6 +25,7 @@ from rein.ttsr._plan import PlannedCondition, RulePlan, SourcePlan, plan_rules
 from rein.ttsr._rule import InterruptMode, Rule, RuleIssue, Source
 from rein.ttsr._scope import glob_matches
 from rein.ttsr._settings import TtsrSettings, select_rules
+from rein.ttsr._snapshots import KEPT_SCANS, Kept, Skip, TailPlan
 from rein.ttsr._templates import INTERRUPT_TEMPLATE, REMINDER_TEMPLATE, Templates, render
 from rein.ttsr._values import InjectionRecord, MatchContext, RuleMatch, TtsrState
 
@@ -79,6 +80,7 @@ class TtsrManager:
         self.issues: tuple[RuleIssue, ...] = (*skipped, *self._plan.issues)
         """Rules not loaded by this manager (shadowed, disabled, refused by the matcher), each once."""
         self._rules = self._plan.rules
+        self._names = tuple(rule.name for rule in self._rules)
         self._sources: Mapping[Source, SourcePlan] = self._plan.sources
         self._clock = clock
         self._eager = eager
@@ -88,6 +90,8 @@ class TtsrManager:
             reminder=self.settings.reminder_template or REMINDER_TEMPLATE,
         )
         self._streams: dict[str, _Stream] = {}
+        self._snapshots: dict[str, Kept[_Stream]] = {}
+        self._tails: dict[Source, TailPlan] = {}
         self._reported: set[str] = set()
         self._records: dict[str, InjectionRecord] = {}
         self._turns = 0
@@ -148,18 +152,55 @@ class TtsrManager:
     def check_snapshot(
         self, arguments: str | Mapping[str, object], context: MatchContext
     ) -> tuple[RuleMatch, ...]:
-        """Check a tool call's complete arguments at once (JSON text or a mapping), as one finished block.
+        """Check a tool call's arguments (JSON text or a mapping) as they stand, as one finished block.
 
-        For hosts that see tool input whole (a pre-tool-use hook). Independent of any open stream.
+        For hosts that see tool input whole (a pre-tool-use hook), or as a growing snapshot. Independent
+        of the streams of `check_delta`. A snapshot that extends the previous one of the same stream (same
+        context, its text starts with the previous text) continues that scan, so a tool call whose
+        arguments grow snapshot by snapshot costs linear time; any other snapshot starts over. Either way
+        it reports what a scan of the snapshot alone would. Never raises.
         """
         plan = self._sources.get(context.source)
         if not self.settings.enabled or plan is None:
             return ()
         text = arguments if isinstance(arguments, str) else json.dumps(dict(arguments), ensure_ascii=False)
+        try:
+            if plan.block_db is not None or plan.chunk_fallbacks:
+                # A `chunk` rule reads the snapshot as one chunk: only a whole scan keeps that meaning.
+                return self._scan_whole(plan, text, context)
+            return self._scan_snapshot(plan, text, context)
+        except Exception as error:  # pragma: no cover - a bug must not kill the call; it is reported
+            self._runtime.append(RuleIssue(path="", reason=f"internal error while matching: {error!r}"))
+            self._drop_snapshot(context.stream_key)
+            return ()
+
+    def _scan_whole(self, plan: SourcePlan, text: str, context: MatchContext) -> tuple[RuleMatch, ...]:
         stream = self._open(plan, context)
         hits, _ = self._feed(stream, text, context)
         hits += stream.matcher.finish()
         return self._admit(stream, hits, context, final=True)
+
+    def _scan_snapshot(self, plan: SourcePlan, text: str, context: MatchContext) -> tuple[RuleMatch, ...]:
+        key = context.stream_key
+        state = self._snapshots.pop(key, None)
+        if state is None or not state.continues(text, context):
+            if state is not None:
+                state.stream.matcher.close()
+            stream = self._open(plan, context)
+            state = Kept(stream, stream.matcher, context)
+        self._snapshots[key] = state
+        while len(self._snapshots) > KEPT_SCANS:
+            self._drop_snapshot(next(iter(self._snapshots)))
+        state.extend(text, lambda piece: self._feed(state.stream, piece, context)[0])
+        tail = self._tails.get(context.source) or self._tails.setdefault(context.source, TailPlan.build(plan))
+        skip = Skip(state.seen, self._names, self._reported)
+        ended = tail.peek(state.matcher, state.tail, skip, (self._disabled, self._on_issue))
+        return self._admit(state.stream, [*state.seen.values(), *ended], context, final=True)
+
+    def _drop_snapshot(self, key: str) -> None:
+        state = self._snapshots.pop(key, None)
+        if state is not None:
+            state.stream.matcher.close()
 
     def reset(self) -> None:
         """Start a new turn's streams: drop every buffer (open streams are closed unreported) and forget
@@ -167,6 +208,8 @@ class TtsrManager:
         for stream in self._streams.values():
             stream.matcher.close()
         self._streams.clear()
+        for key in list(self._snapshots):
+            self._drop_snapshot(key)
         self._reported.clear()
 
     def turn_completed(self) -> None:
@@ -193,7 +236,10 @@ class TtsrManager:
         return TtsrState(turns=self._turns, records=self.injection_records())
 
     def restore(self, state: TtsrState) -> None:
-        """Resume from persisted state: the turn count and, per rule, its latest record."""
+        """Resume from persisted state: the turn count and, per rule, its latest record. Does nothing
+        while stream rules are disabled (`settings.enabled` false), as the original ignores it then."""
+        if not self.settings.enabled:
+            return
         self._turns = state.turns
         self._records.clear()
         for record in state.records:

@@ -257,8 +257,36 @@ class StreamMatcher:
                 else:
                     check.idle = True
 
+    def peek(self) -> list[Hit]:
+        """What `finish` would confirm from the open checks now, as if the text ended here, without closing
+        the stream or changing any check (a growing snapshot reads each of its states as finished)."""
+        found: list[Hit] = []
+        for check in self._checks.values():
+            if check.idle or not self._live(check.condition):
+                continue
+            span, _ = self._find(check, complete=True)
+            if span is not None:
+                found.append(Hit(check.condition, span[1], span[0]))
+        return found
+
+    def confirm_at(self, condition: PlannedCondition, end: int) -> Hit | None:
+        """Confirm a candidate of `condition` ending at byte `end` with `regex`, as if the text ended here
+        (its line, or the window before it). Changes nothing."""
+        span, _ = self._find(_Check(condition, max(0, end - 1)), complete=True)
+        return None if span is None else Hit(condition, span[1], span[0])
+
     def _search(self, check: _Check, complete: bool) -> Hit | None:
         """Search the check's line(s) or window once; on failure, moves a `line` check's anchor."""
+        span, anchor = self._find(check, complete)
+        if span is None:
+            if anchor is not None:
+                check.anchor = anchor
+            return None
+        return self._confirmed(check.condition, span[1], span[0])
+
+    def _find(self, check: _Check, complete: bool) -> tuple[tuple[int, int] | None, int | None]:
+        """The byte span of the check's first match that counts, else None and the `line` check's new
+        anchor (None: unchanged)."""
         condition, size = check.condition, self.text.size
         if condition.extent == "line":
             begin = max(self.text.line_start(check.anchor), self.text.floor(size - WINDOW))
@@ -267,14 +295,11 @@ class StreamMatcher:
                 condition, check_lines, condition.regex, text, complete=complete, margin=condition.margin
             )
             if result is None:
-                check.anchor = -1
-                return None
+                return None, -1
             span, unfinished = result
             if span is not None:
-                start, end = begin + byte_offset(text, span[0]), begin + byte_offset(text, span[1])
-                return self._confirmed(condition, end, start)
-            check.anchor = -1 if unfinished is None else begin + byte_offset(text, unfinished)
-            return None
+                return (begin + byte_offset(text, span[0]), begin + byte_offset(text, span[1])), None
+            return None, -1 if unfinished is None else begin + byte_offset(text, unfinished)
         begin = self.text.floor(max(0, check.anchor - WINDOW))
         text = self.text.decode(begin)
         # Past the stream start, skip the window's first character so `^`/`\A` cannot match there.
@@ -283,10 +308,8 @@ class StreamMatcher:
             condition, settled, condition.regex, text, pos=pos, complete=complete, margin=condition.margin
         )
         if span is None:
-            return None
-        return self._confirmed(
-            condition, begin + byte_offset(text, span[1]), begin + byte_offset(text, span[0])
-        )
+            return None, None
+        return (begin + byte_offset(text, span[0]), begin + byte_offset(text, span[1])), None
 
     def _guarded(
         self, condition: PlannedCondition, check: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs
