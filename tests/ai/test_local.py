@@ -1,4 +1,5 @@
-"""The local provider: SmolLM2-135M run in-process by llama.cpp, greedy (temperature 0) so replies are fixed.
+"""The local provider: SmolLM2-135M run in-process by llama.cpp (xllamacpp), greedy (temperature 0),
+so replies are fixed.
 
 Tests marked `local` run the bundled model (skip them with -m 'not local'); they keep replies to a few
 tokens, because the model samples on the CPU. The others check the pure helpers and the paths that never
@@ -9,11 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal as signals
+import subprocess
+import sys
 import threading
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
-import llama_cpp
 import pytest
 
 from rein.ai import (
@@ -60,9 +65,9 @@ STORY = Context(
     system_prompt=SYSTEM_PROMPT,
     messages=(UserMessage.of("Write a long story about a dragon who learns to cook."),),
 )
-NPM = Context(
+GIT = Context(
     system_prompt=SYSTEM_PROMPT,
-    messages=(UserMessage.of("Start the development server with npm."),),
+    messages=(UserMessage.of("Show the current git branch."),),
     tools=(BASH,),
 )
 
@@ -107,6 +112,18 @@ class Hold:
 
     def release(self) -> None:
         self._released.set()
+
+
+def served(path: str, body: dict[str, object]) -> object:
+    """What the loaded model's llama.cpp server answers on its own HTTP port (which rein never calls)."""
+    loaded = local._load(model_file("smollm2"), local.DEFAULT_CONTEXT)
+    request = urllib.request.Request(
+        f"{loaded.server.listening_address}{path}",
+        data=json.dumps(body).encode(),
+        headers={"content-type": "application/json", "authorization": f"Bearer {loaded.api_key}"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
 
 
 def stopped(provider: LocalProvider) -> Generation:
@@ -327,10 +344,10 @@ def test_usage_is_exact_and_matches_the_generation() -> None:
         f"<|im_start|>system\n{SYSTEM_PROMPT}<|im_end|>\n"
         "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n"
     )
-    vocab = llama_cpp.Llama(model_path=str(model_file("smollm2")), vocab_only=True, verbose=False)
-    prompt_tokens = len(vocab.tokenize(chatml.encode(), add_bos=False, special=True))
-    vocab.close()
-    assert message.usage.input == prompt_tokens
+    assert served("/apply-template", {"messages": chat_messages(PARIS)}) == {"prompt": chatml}
+    tokens = served("/tokenize", {"content": chatml, "add_special": False, "parse_special": True})
+    assert isinstance(tokens, dict) and isinstance(tokens["tokens"], list)
+    assert message.usage.input == len(tokens["tokens"])
     # Each sampled token of an ASCII reply is one non-empty text delta.
     assert message.text.isascii()
     assert message.usage.output == len(deltas(events))
@@ -438,22 +455,23 @@ def test_closing_the_stream_early_stops_the_worker(monkeypatch: pytest.MonkeyPat
 @model_test
 def test_a_bash_block_becomes_a_bash_tool_call_when_bash_is_offered() -> None:
     provider = LocalProvider()
-    events = run(collect(provider.stream(MODEL, NPM, options(40))), TIMEOUT)
+    events = run(collect(provider.stream(MODEL, GIT, options(40))), TIMEOUT)
     message = check_contract(events)
     assert kinds(events)[-5:] == ["text_end", "toolcall_start", "toolcall_delta", "toolcall_end", "done"]
-    assert message.text == "```bash\nnpm start -c\n```"
+    # The reply may go on in prose after its one block: still a call, whatever ended it.
+    assert message.text.startswith("```bash\ngit branch -vx\n```\n") and message.text.count("```") == 2
     assert message.tool_calls == (
         ToolCall(
             id="local-1",
             name="bash",
-            arguments={"command": "npm start -c"},
-            raw_arguments=json.dumps({"command": "npm start -c"}),
+            arguments={"command": "git branch -vx"},
+            raw_arguments=json.dumps({"command": "git branch -vx"}),
         ),
     )
     assert message.stop_reason == "tool_use"
     assert message.usage.output == stopped(provider).tokens
     # Replayed, the call is not written twice: the text already holds the command.
-    replayed = chat_messages(Context(messages=(*NPM.messages, message), tools=NPM.tools))
+    replayed = chat_messages(Context(messages=(*GIT.messages, message), tools=GIT.tools))
     assert replayed[-1] == {"role": "assistant", "content": message.text}
 
 
@@ -498,3 +516,54 @@ def test_a_generation_that_ended_by_itself_is_not_recorded_as_aborted(
     message = check_contract(run(collect(provider.stream(MODEL, STORY, options(3)), on_event), TIMEOUT))
     assert message.stop_reason == "length"
     assert stopped(provider).aborted is False
+
+
+@model_test
+def test_the_servers_http_port_refuses_a_call_without_its_key() -> None:
+    loaded = local._load(model_file("smollm2"), local.DEFAULT_CONTEXT)
+    assert loaded.server.listening_address.startswith("http://127.0.0.1:")
+    request = urllib.request.Request(
+        f"{loaded.server.listening_address}/v1/chat/completions",
+        data=json.dumps({"messages": [{"role": "user", "content": "hi"}], "max_tokens": 1}).encode(),
+        headers={"content-type": "application/json"},
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    refused.value.close()
+    assert refused.value.code == 401
+
+
+SILENT_RUN = """
+import asyncio, os, signal
+from rein.ai import Context, Model, StreamOptions, UserMessage
+from rein.ai.providers.local import LocalProvider
+context = Context(messages=(UserMessage.of("What is the capital of France?"),))
+options = StreamOptions(temperature=0.0, max_tokens=4)
+model = Model(provider="local", id="smollm2")
+message = asyncio.run(LocalProvider().stream(model, context, options).result())
+print(message.stop_reason, flush=True)
+try:
+    os.kill(os.getpid(), signal.SIGINT)
+    signal.sigtimedwait([], 0)  # lets the handler run
+    print("no KeyboardInterrupt", flush=True)
+except KeyboardInterrupt:
+    print("KeyboardInterrupt", flush=True)
+"""
+
+
+@model_test
+@pytest.mark.slow
+def test_the_model_prints_nothing_and_leaves_ctrl_c_to_python() -> None:
+    # llama.cpp's server code logs to stderr and may install its own SIGINT handler: neither may reach
+    # rein's terminal.
+    done = subprocess.run(
+        [sys.executable, "-c", SILENT_RUN],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=os.environ | {"PYTHONWARNINGS": "error"},
+    )
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    assert done.stdout.split("\n") == ["length", "KeyboardInterrupt", ""]
+    assert signals.getsignal(signals.SIGINT) is signals.default_int_handler  # and this process kept it too

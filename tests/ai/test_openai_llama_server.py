@@ -1,7 +1,8 @@
-"""The openai provider against a real OpenAI-compatible peer: llama-cpp-python's own server.
+"""The openai provider against a real OpenAI-compatible peer: llama.cpp's own server (llama-server).
 
-`python -m llama_cpp.server` runs the bundled SmolLM2-135M model as a subprocess on a port of
-127.0.0.1 that it picks itself (port 0, read back from its log: no other process can take it first);
+`python -m tests.ai.llama_server` runs it (xllamacpp's `Server`) with the bundled SmolLM2-135M model as
+a subprocess on a port of 127.0.0.1 that it picks itself (port 0, read back from its output: no other
+process can take it first);
 the tests stream real replies from it, abort one, kill a server mid-reply and call a port where
 nothing listens. Replies are kept short: the model runs on the CPU.
 """
@@ -52,8 +53,8 @@ MODEL_ID = "smollm2"
 STARTUP_SECONDS = 60.0
 TIMEOUT = 20.0
 """Bound of each test's coroutine (`run`): generous, the CPU is shared."""
-DISCONNECTED = "Disconnected from client"
-"""What llama_cpp.server prints when a streaming client goes away mid-reply."""
+DISCONNECTED = "stop: cancel task"
+"""What llama-server logs when a streaming client goes away mid-reply (it cancels the task at once)."""
 STORY = "Write a long story about a dragon who learns to cook."
 
 
@@ -62,7 +63,7 @@ class LlamaServer:
     process: subprocess.Popen[bytes]
     port: int
     log: Path
-    """The server's stderr and stdout (uvicorn's access log, and llama_cpp.server's prints)."""
+    """The server's stderr and stdout (its address, and llama.cpp's log: each task and each cancel)."""
 
     @property
     def base_url(self) -> str:
@@ -72,40 +73,35 @@ class LlamaServer:
         return Model(provider="openai", id=MODEL_ID, base_url=self.base_url)
 
 
-LISTENING = re.compile(r"Uvicorn running on http://127\.0\.0\.1:(\d+) ")
-"""What uvicorn logs once it listens; with `--port 0` it names the port the system gave it."""
+LISTENING = re.compile(r"listening on http://127\.0\.0\.1:(\d+)\n")
+"""What the server prints once it listens; with port 0 it names the port the system gave it."""
 
 
 @contextlib.contextmanager
 def llama_server(log: Path) -> Iterator[LlamaServer]:
-    """A running llama_cpp.server, its output in `log`; stopped (killed if need be) on exit."""
+    """A running llama-server, its output in `log`; stopped (killed if need be) on exit. It runs one
+    thread throughout (the CPU is shared, and spinning threads fight for it); see tests/ai/llama_server.py."""
     model_path = bundled_model()
     assert model_path is not None
     command = [
         sys.executable,
         "-m",
-        "llama_cpp.server",
-        "--model",
+        "tests.ai.llama_server",
         str(model_path),
-        "--model_alias",
+        "--alias",
         MODEL_ID,
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--n_ctx",
+        "--n-ctx",
         "1024",
-        "--n_threads",  # one thread throughout: the CPU is shared, and spinning threads fight for it
-        "1",
-        "--n_threads_batch",
-        "1",
-        "--verbose",
-        "False",  # no llama.cpp load and timing logs; uvicorn still logs its startup and each request
     ]
     environment = os.environ | {"PYTHONUNBUFFERED": "1"}  # its prints reach the log as they happen
     with log.open("wb") as sink:
         process = subprocess.Popen(
-            command, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT, env=environment
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            env=environment,
+            cwd=Path(__file__).parents[2],  # where `tests` is importable
         )
     try:
         port = wait_until_up(process, log)
@@ -131,7 +127,7 @@ def wait_until_up(process: subprocess.Popen[bytes], log: Path) -> int:
     port = 0
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            pytest.fail(f"llama_cpp.server exited with {process.returncode}; its output:\n{read_log(log)}")
+            pytest.fail(f"llama-server exited with {process.returncode}; its output:\n{read_log(log)}")
         port = port or next((int(found[1]) for found in LISTENING.finditer(read_log(log))), 0)
         if not port:
             time.sleep(0.1)  # polling its log: the model loads before it listens
@@ -145,7 +141,7 @@ def wait_until_up(process: subprocess.Popen[bytes], log: Path) -> int:
             last_error = f"{type(exc).__name__}: {exc}"
         time.sleep(0.1)
     pytest.fail(
-        f"llama_cpp.server did not answer on port {port or '(none logged)'} within {STARTUP_SECONDS:.0f}s "
+        f"llama-server did not answer on port {port or '(none logged)'} within {STARTUP_SECONDS:.0f}s "
         f"({last_error}); its output:\n{read_log(log)}"
     )
 
@@ -219,20 +215,20 @@ def test_a_reply_streams_as_text_deltas(server: LlamaServer) -> None:
     assert (message.response_id or "").startswith("chatcmpl-")
 
 
-def test_the_server_sends_no_usage_so_the_reply_has_none(server: LlamaServer) -> None:
-    # llama_cpp.server 0.3.36 ignores `stream_options: {include_usage: true}` (its request model has
-    # no such field) and never puts usage in a streamed chunk; the provider then reports zero usage.
-    # Should a later version send it, the first assertion fails and this test must become the
-    # "input and output tokens > 0" test.
+def test_the_servers_usage_reaches_the_reply(server: LlamaServer) -> None:
+    # llama-server honours `stream_options: {include_usage: true}`: a last chunk, without choices,
+    # carries the usage (llama_cpp.server ignored it, and the reply had none).
     model, context, opts = server.model(), ask("Name three colours."), options(8)
     body = build_request(model, context, opts, official=False)
     assert body.get("stream_options") == {"include_usage": True}
     chunks = raw_chunks(server, body)
     assert chunks, "the server streamed something"
-    assert [chunk for chunk in chunks if chunk.get("usage") is not None] == []
+    [last] = [chunk for chunk in chunks if chunk.get("usage") is not None]
+    assert last is chunks[-1] and last["choices"] == []
     message = check_contract(run(reply(model, context, opts), TIMEOUT))
     assert message.stop_reason in {"stop", "length"} and message.text
-    assert message.usage == Usage()
+    assert message.usage.input > 0 and 0 < message.usage.output <= 8
+    assert message.usage != Usage()
 
 
 def test_max_tokens_ends_the_reply_with_length(server: LlamaServer) -> None:

@@ -49,7 +49,7 @@ def test_stream_with_an_unimportable_provider_is_an_error_event(monkeypatch: pyt
 def test_importing_rein_ai_imports_no_sdk() -> None:
     code = (
         "import sys, rein.ai, rein.ai.providers.local_files;"
-        " heavy = ('openai', 'anthropic', 'httpx2', 'llama_cpp', 'numpy');"
+        " heavy = ('openai', 'anthropic', 'httpx2', 'llama_cpp', 'xllamacpp', 'numpy');"
         " print(sorted(m for m in heavy if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -37,9 +37,7 @@ pytestmark = [
     pytest.mark.slow,
 ]
 
-PROMPT = (
-    "Write a JavaScript function total(items) that adds up item.price and prints the total to the console."
-)
+PROMPT = "Write a JavaScript function that prints the total of item.price to the console."
 RULE_BODY = "Do not print with the console; use the project's logger."
 """Says neither `console.log(` nor anything the rule matches, so the retried context can be checked."""
 SLACK = 3

@@ -131,7 +131,7 @@ def test_demo_runs_on_the_local_model_and_says_what_happened(dirs: tuple[Path, P
     assert out.index("console.log(") < fired < out.index("cut: stream rule: no-console-log")
     assert "<system-interrupt" in out[fired:] and "what happened: The stream rule cut the reply" in out
     # The command the model wrote was checked and blocked.
-    assert "> bash: npm run dev" in out and "[steering:no-dev-server@defaults]" in out
+    assert "> bash: npm start" in out and "[steering:no-dev-server@defaults]" in out
     assert "what happened: Steering blocked" in out
     assert "rein check: may the agent run this?" in out
 

@@ -1,6 +1,6 @@
-"""`rein proxy` in front of a real OpenAI-compatible server: llama-cpp-python's, with the bundled model.
+"""`rein proxy` in front of a real OpenAI-compatible server: llama.cpp's own, with the bundled model.
 
-The real `rein proxy` runs as a subprocess between the official openai SDK and `llama_cpp.server`
+The real `rein proxy` runs as a subprocess between the official openai SDK and llama-server
 (started as in tests/ai/test_openai_llama_server.py). Greedy decoding (temperature 0) makes the model's
 replies repeatable: asked for the capital of France it writes "Paris" a few words in, which a rule
 forbids; retried with the rule injected, it writes something else. A client that leaves mid-reply makes
@@ -34,11 +34,11 @@ from tests.proxy.conftest import RunningProxy, start_proxy
 pytestmark = [pytest.mark.local, pytest.mark.slow]
 
 TIMEOUT = 30.0
-QUESTION = "What is the capital of France?"
+QUESTION = "Which city is the capital of France?"  # asked "What is ...", this model rambles in French
 WORD = "Paris"
 RULE = f"---\ncondition: {WORD}\n---\nDo not name the city. Say only: I cannot say.\n"
-REQUEST_LINE = '"POST /v1/chat/completions HTTP/1.1" 200'
-"""What uvicorn logs in llama's log for each chat request."""
+REQUEST_LINE = "| processing task"
+"""What llama-server logs when a slot takes a request (it logs no access line for a 200)."""
 
 
 @pytest.fixture(scope="module")

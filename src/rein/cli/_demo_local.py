@@ -17,7 +17,7 @@ from rein.session import AgentSession
 
 PROMPTS = (
     "Write a JavaScript function total(items) that adds up item.price and prints the total to the console.",
-    "Run the development server: write the npm command in a bash code block.",
+    "Start the development server with npm run dev. Write the command in a bash code block.",
 )
 MAX_TURNS = 3
 """Turns one prompt may take: a small model may answer a blocked command with another command."""

@@ -1,10 +1,13 @@
-"""The "local" provider: a GGUF model run in-process by llama.cpp (llama-cpp-python), no key, no network.
+"""The "local" provider: a GGUF model run in-process by llama.cpp (xllamacpp, a prebuilt wheel), no key.
 
 `Model(provider="local", id="smollm2")` runs the bundled SmolLM2-135M-Instruct; any other id is the
-path of a GGUF file. The prompt is rendered with the chat template stored in the file, and tokens are
-sampled one at a time in a worker thread, so the event loop never waits on the model and an abort
-stops generation at the next token. Usage is exact: prompt and generated tokens as the model counted
-them.
+path of a GGUF file. llama.cpp's own server code runs inside the process (`xllamacpp.Server`): it
+renders the prompt with the chat template stored in the file (Jinja) and streams each token's text to
+a callback in a worker thread, so the event loop never waits on the model; an abort makes the callback
+return True, which cancels generation at the next token. Usage is exact: the server's own
+`stream_options.include_usage` count of prompt and generated tokens (the end-of-generation token
+excluded). The server also listens on a free port of 127.0.0.1, which it cannot do without; that
+port needs a random API key that nothing else knows, and rein never calls it.
 
 Tools: each ```bash block of a finished reply becomes a `bash` tool call when the context offers
 `bash` (stop reason "tool_use"; see `local_chat`), and the agent's steering checks it like any other.
@@ -16,18 +19,17 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import codecs
 import json
 import os
+import secrets
 import threading
 import time
 from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, TypeAlias
+from typing import TypeAlias
 
-import llama_cpp
-from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+import xllamacpp
 
 from rein.ai._events import AssistantEvent, MessageBuilder
 from rein.ai._messages import (
@@ -36,9 +38,9 @@ from rein.ai._messages import (
     Usage,
 )
 from rein.ai._stream import AssistantStream, Reader, StreamOptions, run_stream
-from rein.ai.errors import ProviderError
 from rein.ai.providers.local_chat import CALL_PREFIX, chat_messages, offers_bash, shell_commands
 from rein.ai.providers.local_files import model_file
+from rein.ai.providers.local_reply import Finished, Reply
 
 REPEAT_PENALTY = 1.1
 """llama.cpp's long-standing default: small models sampled greedily loop without it."""
@@ -49,12 +51,7 @@ THREADS = max(1, (os.cpu_count() or 2) // 2)
 """llama.cpp's own default for generation, used for the prompt too."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Finished:
-    stop_reason: Literal["stop", "length"]
-    usage: Usage
-
-
+_Finished: TypeAlias = Finished
 _Item: TypeAlias = str | _Finished | BaseException
 
 
@@ -144,9 +141,9 @@ class _Job:
 
 
 def _generate(model: Model, context: Context, options: StreamOptions, job: _Job) -> None:
-    """The worker thread: load (or reuse) the model, render the prompt, send text pieces, then the end."""
+    """The worker thread: load (or reuse) the model, send text pieces as they come, then the end."""
     try:
-        # llama.cpp rounds a smaller context up to 256 while its Python buffers keep the size asked for.
+        # A context under 256 tokens is rounded up by llama.cpp; ask for what it will really have.
         loaded = _load(model_file(model.id), max(MIN_CONTEXT, model.context_window or DEFAULT_CONTEXT))
         with loaded.busy:
             if job.stop.is_set():
@@ -161,48 +158,53 @@ def _generate(model: Model, context: Context, options: StreamOptions, job: _Job)
 
 
 def _sample(loaded: _Loaded, context: Context, model: Model, options: StreamOptions, job: _Job) -> _Finished:
-    llm = loaded.llm
-    prompt = loaded.formatter(messages=chat_messages(context)).prompt
-    tokens = llm.tokenize(prompt.encode(), add_bos=False, special=True)
-    job.record.prompt_tokens = len(tokens)
-    room = llm.n_ctx() - len(tokens)
-    if room <= 0:
-        raise ProviderError(f"the prompt is {len(tokens)} tokens; the model's context is {llm.n_ctx()}")
-    limit = min(room, options.max_tokens or model.max_output_tokens or room)
     temperature = 0.8 if options.temperature is None else options.temperature
-    decoder = codecs.getincrementaldecoder("utf-8")("replace")
-    vocab = llama_cpp.llama_model_get_vocab(llm.model)
-    generated = 0
-    reason: Literal["stop", "length"] = "length"
-    sampled = llm.generate(tokens, temp=temperature, repeat_penalty=REPEAT_PENALTY)
-    try:
-        for token in sampled:
+    request: dict[str, object] = {
+        "messages": chat_messages(context),
+        "stream": True,
+        "stream_options": {"include_usage": True},
+        "timings_per_token": True,  # each chunk then says how many tokens were sampled so far
+        "temperature": temperature,
+        "repeat_penalty": REPEAT_PENALTY,
+        "cache_prompt": True,  # llama-server's default, said aloud: a retry reuses the prompt prefix
+    }
+    if limit := options.max_tokens or model.max_output_tokens:
+        request["max_tokens"] = limit
+    reply = Reply(job.send)
+
+    def on_chunk(chunk: dict[str, object]) -> bool:
+        # Runs inside llama.cpp, which swallows an exception and stops: keep it for the stream instead.
+        try:
             if job.stop.is_set():
                 job.record.aborted = True
-                break
-            if llama_cpp.llama_vocab_is_eog(vocab, token):
-                reason = "stop"
-                break
-            piece = decoder.decode(llm.detokenize([token]))
-            generated += 1
-            job.record.tokens = generated
-            if piece:
-                job.send(piece)
-            if generated >= limit:
-                break
+                return True
+            reply.read(chunk)
+            job.record.tokens = reply.tokens
+            return reply.failed is not None
+        except BaseException as exc:
+            reply.failed = exc
+            return True
+
+    try:
+        loaded.server.handle_chat_completions(request, on_chunk)
     finally:
-        sampled.close()
         job.record.stopped_at = time.perf_counter()
-    if tail := decoder.decode(b"", final=True):
-        job.send(tail)
-    return _Finished(reason, Usage(input=len(tokens), output=generated))
+    if job.record.aborted:
+        return _Finished("stop", Usage())  # nobody reads it: the stream already ended as aborted
+    if reply.failed is not None:
+        job.record.prompt_tokens = reply.prompt_tokens
+        raise reply.failed
+    finished = reply.finished()
+    job.record.prompt_tokens, job.record.tokens = finished.usage.input, finished.usage.output
+    return finished
 
 
 @dataclass(slots=True)
 class _Loaded:
-    llm: llama_cpp.Llama
-    formatter: Jinja2ChatFormatter
+    server: xllamacpp.Server
     busy: threading.Lock
+    api_key: str
+    """The key of the server's HTTP port (`server.listening_address`): rein never calls it; tests do."""
 
 
 _models: dict[tuple[Path, int], _Loaded] = {}
@@ -214,25 +216,27 @@ def _load(path: Path, n_ctx: int) -> _Loaded:
     with _loading:
         loaded = _models.get((path, n_ctx))
         if loaded is None:
-            # One thread count for prompt and tokens: llama.cpp's default batch threads (every core) spin
-            # against each other on a busy machine, and a cold prompt then took seconds instead of 0.6 s.
-            llm = llama_cpp.Llama(
-                model_path=str(path), n_ctx=n_ctx, n_threads=THREADS, n_threads_batch=THREADS, verbose=False
-            )
-            template = llm.metadata.get("tokenizer.chat_template")
-            if not template:
-                raise ProviderError(f"{path}: the GGUF file has no chat template")
-            formatter = Jinja2ChatFormatter(
-                template=template,
-                eos_token=_token_text(llm, llm.token_eos()),
-                bos_token=_token_text(llm, llm.token_bos()),
-            )
-            loaded = _models[path, n_ctx] = _Loaded(llm, formatter, threading.Lock())
+            key = secrets.token_urlsafe(32)
+            server = xllamacpp.Server(_params(path, n_ctx, key))
+            _models[path, n_ctx] = loaded = _Loaded(server, threading.Lock(), key)
         return loaded
 
 
-def _token_text(llm: llama_cpp.Llama, token: int) -> str:
-    return "" if token < 0 else llm.detokenize([token], special=True).decode(errors="replace")
+def _params(path: Path, n_ctx: int, api_key: str) -> xllamacpp.CommonParams:
+    params = xllamacpp.CommonParams()
+    params.model.path = str(path)
+    params.n_ctx = n_ctx
+    params.n_parallel = 1  # one slot: one generation at a time, and its KV cache kept for the next
+    # One thread count for prompt and tokens: llama.cpp's default batch threads (every core) spin
+    # against each other on a busy machine, and a cold prompt then took seconds instead of 0.6 s.
+    params.cpuparams.n_threads = THREADS
+    params.cpuparams_batch.n_threads = THREADS
+    params.verbosity = -1  # no llama.cpp log on rein's terminal, errors included: they reach the stream
+    params.port = 0  # the server must listen somewhere: a free port of 127.0.0.1 (its default host)
+    params.api_keys = [api_key]  # so no other local process can use that port
+    params.endpoint_metrics = False
+    params.use_jinja = True  # the GGUF's own chat template, rendered as the model's authors wrote it
+    return params
 
 
 @atexit.register

@@ -10,8 +10,7 @@ their results are replayed as text, so the conversation stays readable to the mo
 from __future__ import annotations
 
 import re
-
-from llama_cpp.llama_types import ChatCompletionRequestMessage
+from typing import Literal, TypedDict
 
 from rein.ai._messages import (
     AssistantMessage,
@@ -31,6 +30,15 @@ BASH_PROMPT = (
 CALL_PREFIX = "local-"
 """The id prefix of the calls made from ```bash blocks."""
 _NO_IMAGE = "[image omitted: the local model reads text only]"
+
+
+class ChatMessage(TypedDict):
+    """One message of an OpenAI-style chat request, as the model's chat template reads it."""
+
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
 _SHELL_BLOCK = re.compile(r"^```(?:bash|sh|shell)[ \t]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 
@@ -48,9 +56,9 @@ def offers_bash(context: Context) -> bool:
     return any(tool.name == "bash" for tool in context.tools)
 
 
-def chat_messages(context: Context) -> list[ChatCompletionRequestMessage]:
+def chat_messages(context: Context) -> list[ChatMessage]:
     """The conversation as chat-template messages; tool calls and results become text."""
-    messages: list[ChatCompletionRequestMessage] = []
+    messages: list[ChatMessage] = []
     system = "\n\n".join(p for p in (context.system_prompt, BASH_PROMPT if offers_bash(context) else "") if p)
     if system:
         messages.append({"role": "system", "content": system})

@@ -33,7 +33,7 @@ def bundled_model() -> Path | None:
 def local_available() -> bool:
     """Whether the "local" provider can run its default model: llama.cpp and the bundled file are both
     installed."""
-    return importlib.util.find_spec("llama_cpp") is not None and bundled_model() is not None
+    return importlib.util.find_spec("xllamacpp") is not None and bundled_model() is not None
 
 
 def model_file(model_id: str) -> Path:
