@@ -1,26 +1,37 @@
 # Two entry points: `make demo` runs rein's main job, `make test` runs every check.
-# The virtualenv is rebuilt from the hashed lock whenever the lock or pyproject changes, with its bytecode
-# compiled (where PYTHONDONTWRITEBYTECODE is set, every `rein` process would otherwise compile rein again).
+# `make demo` installs what rein needs to run (requirements-demo.lock: the runtime, the local model, the
+# build backend); `make test` installs everything (requirements.lock: the development tools, the test
+# servers, the frameworks, the docs tools). Both are hashed locks of the same pins, installed into one
+# `.venv` with its bytecode compiled (where PYTHONDONTWRITEBYTECODE is set, every `rein` process would
+# otherwise compile rein again). The demo set is installed, never synced, so it never removes dev tools.
+# Nothing is compiled: llama.cpp comes as a prebuilt wheel (xllamacpp).
 UV ?= uv
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.rein-installed
-# llama.cpp is compiled from source on the first install (3.5 minutes on 2 cores). The flags are
-# build settings, so uv keys its cache of the built wheel on them and later installs reuse it. A portable
-# build: -march=native crashes on some AVX-512 machines, and the multimodal library is not used.
-LLAMA_BUILD := $(foreach d,GGML_NATIVE=OFF GGML_AVX512=OFF LLAVA_BUILD=OFF,\
-	--config-settings-package llama-cpp-python:cmake.define.$(d))
+DEMO_STAMP := $(VENV)/.rein-demo
+EDITABLE := $(UV) pip install --quiet --python $(BIN)/python --no-deps --no-build-isolation -e .
+EXTRAS := --extra local --extra build
+DEV_EXTRAS := --extra dev --extra docs --extra acp --extra pydantic-ai --extra openai-agents \
+	--extra langchain --extra adk
 
 .PHONY: demo test lint typecheck pytest bench docs lock clean
 
 $(STAMP): requirements.lock pyproject.toml
 	$(UV) venv --quiet --allow-existing --python 3.11 $(VENV)
-	$(UV) pip sync --quiet --python $(BIN)/python --require-hashes --compile-bytecode $(LLAMA_BUILD) requirements.lock
-	$(UV) pip install --quiet --python $(BIN)/python --no-deps --no-build-isolation -e .
+	$(UV) pip sync --quiet --python $(BIN)/python --require-hashes --compile-bytecode requirements.lock
+	$(EDITABLE)
 	$(BIN)/python -m compileall -q src/rein
-	touch $(STAMP)
+	touch $(STAMP) $(DEMO_STAMP)
 
-demo: $(STAMP)
+$(DEMO_STAMP): requirements-demo.lock pyproject.toml
+	$(UV) venv --quiet --allow-existing --python 3.11 $(VENV)
+	$(UV) pip install --quiet --python $(BIN)/python --require-hashes --compile-bytecode -r requirements-demo.lock
+	$(EDITABLE)
+	$(BIN)/python -m compileall -q src/rein
+	touch $(DEMO_STAMP)
+
+demo: $(DEMO_STAMP)
 	$(BIN)/rein demo
 
 test: lint typecheck pytest
@@ -51,10 +62,12 @@ bench: $(STAMP)
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
+# The demo lock takes the full lock's pins as constraints, so both install the same versions.
 lock:
-	$(UV) pip compile pyproject.toml --extra local --extra dev --extra docs \
-		--extra acp --extra pydantic-ai --extra openai-agents --extra langchain --extra adk --excludes requirements-exclude.txt \
+	$(UV) pip compile pyproject.toml $(EXTRAS) $(DEV_EXTRAS) --excludes requirements-exclude.txt \
 		--generate-hashes --python-version 3.11 -o requirements.lock
+	$(UV) pip compile pyproject.toml $(EXTRAS) --constraints requirements.lock \
+		--excludes requirements-exclude.txt --generate-hashes --python-version 3.11 -o requirements-demo.lock
 
 clean:
 	rm -rf $(VENV)
