@@ -3,7 +3,8 @@
 # build backend); `make test` installs everything (requirements.lock: the development tools, the test
 # servers, the frameworks, the docs tools). Both are hashed locks of the same pins, installed into one
 # `.venv` with its bytecode compiled (where PYTHONDONTWRITEBYTECODE is set, every `rein` process would
-# otherwise compile rein again). The demo set is installed, never synced, so it never removes dev tools.
+# otherwise compile rein again). The demo set is installed exactly as locked (`--no-deps`, as a sync does)
+# but never synced, so it never removes the dev tools.
 # Nothing is compiled: llama.cpp comes as a prebuilt wheel (xllamacpp).
 UV ?= uv
 VENV := .venv
@@ -26,7 +27,7 @@ $(STAMP): requirements.lock pyproject.toml
 
 $(DEMO_STAMP): requirements-demo.lock pyproject.toml
 	$(UV) venv --quiet --allow-existing --python 3.11 $(VENV)
-	$(UV) pip install --quiet --python $(BIN)/python --require-hashes --compile-bytecode -r requirements-demo.lock
+	$(UV) pip install --quiet --python $(BIN)/python --require-hashes --no-deps --compile-bytecode -r requirements-demo.lock
 	$(EDITABLE)
 	$(BIN)/python -m compileall -q src/rein
 	touch $(DEMO_STAMP)
