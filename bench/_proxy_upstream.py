@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import sys
 import time
+
+from rein.ai.testing import read_request
 
 _HEAD = (
     b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\n"
@@ -42,25 +43,6 @@ def _frame(data: str) -> bytes:
     return b"%x\r\n%s\r\n" % (len(event), event)
 
 
-async def _read_request(reader: asyncio.StreamReader) -> tuple[str, dict[str, object]]:
-    head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
-    request_line, *lines = head.split("\r\n")
-    path = request_line.split(" ")[1]
-    headers = {}
-    for line in lines:
-        name, _, value = line.partition(":")
-        headers[name.strip().lower()] = value.strip()
-    if headers.get("transfer-encoding", "").lower() == "chunked":
-        raw = b""
-        while size := int((await reader.readuntil(b"\r\n")).strip() or b"0", 16):
-            raw += (await reader.readexactly(size + 2))[:-2]
-        await reader.readuntil(b"\r\n")
-    else:
-        raw = await reader.readexactly(int(headers.get("content-length", "0")))
-    body = json.loads(raw) if raw else {}
-    return path, body if isinstance(body, dict) else {}
-
-
 async def _stream(writer: asyncio.StreamWriter, chunks: int, interval: float) -> None:
     writer.write(_HEAD + _frame(_ROLE))
     await writer.drain()
@@ -76,13 +58,14 @@ async def _stream(writer: asyncio.StreamWriter, chunks: int, interval: float) ->
 async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     try:
         while True:  # keep-alive: one request after another on the connection
-            path, body = await _read_request(reader)
-            spec = body.get("bench")
-            if not path.endswith("/chat/completions") or not isinstance(spec, dict):
+            request = await read_request(reader)
+            spec = request.body.get("bench") if isinstance(request.body, dict) else None
+            if not request.path.endswith("/chat/completions") or not isinstance(spec, dict):
                 writer.write(_BAD)
                 await writer.drain()
                 continue
-            await _stream(writer, int(spec.get("chunks", 10)), float(spec.get("interval", 0.0)))
+            chunks, interval = spec.get("chunks", 10), spec.get("interval", 0.0)
+            await _stream(writer, int(str(chunks)), float(str(interval)))
     except (ConnectionError, asyncio.IncompleteReadError, ValueError, IndexError):
         pass  # the client went away (or sent something that is not HTTP)
     finally:

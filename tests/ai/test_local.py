@@ -48,6 +48,7 @@ from rein.ai.providers import local, local_files
 from rein.ai.providers.local import Generation, LocalProvider
 from rein.ai.providers.local_chat import BASH_PROMPT, chat_messages, shell_commands
 from rein.ai.providers.local_files import SYSTEM_PROMPT, bundled_model, model_file
+from rein.ai.providers.local_reply import Finished
 from tests.ai.helpers import abort_at_first, check_contract, collect, kinds, run
 
 MODEL = Model(provider="local", id="smollm2")
@@ -502,7 +503,7 @@ def test_a_generation_that_ended_by_itself_is_not_recorded_as_aborted(
     ) -> local._Job:
         def gated(item: local._Item) -> None:
             send(item)
-            if isinstance(item, local._Finished):
+            if isinstance(item, Finished):
                 consumer_done.wait(timeout=10)
 
         return make_job(stop, gated, record)

@@ -192,7 +192,9 @@ class TtsrManager:
         while len(self._snapshots) > KEPT_SCANS:
             self._drop_snapshot(next(iter(self._snapshots)))
         state.extend(text, lambda piece: self._feed(state.stream, piece, context)[0])
-        tail = self._tails.get(context.source) or self._tails.setdefault(context.source, TailPlan.build(plan))
+        tail = self._tails.get(context.source)
+        if tail is None:
+            tail = self._tails[context.source] = TailPlan.build(plan)
         skip = Skip(state.seen, self._names, self._reported)
         ended = tail.peek(state.matcher, state.tail, skip, (self._disabled, self._on_issue))
         return self._admit(state.stream, [*state.seen.values(), *ended], context, final=True)

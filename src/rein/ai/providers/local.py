@@ -51,8 +51,7 @@ THREADS = max(1, (os.cpu_count() or 2) // 2)
 """llama.cpp's own default for generation, used for the prompt too."""
 
 
-_Finished: TypeAlias = Finished
-_Item: TypeAlias = str | _Finished | BaseException
+_Item: TypeAlias = str | Finished | BaseException
 
 
 @dataclass(slots=True)
@@ -111,7 +110,7 @@ class LocalProvider:
                     item = await reader.read(queue.get)
                     if isinstance(item, BaseException):
                         raise item
-                    if isinstance(item, _Finished):
+                    if isinstance(item, Finished):
                         if builder.open_block is not None:
                             yield builder.end()
                         builder.usage = item.usage
@@ -157,7 +156,7 @@ def _generate(model: Model, context: Context, options: StreamOptions, job: _Job)
             job.record.stopped_at = time.perf_counter()
 
 
-def _sample(loaded: _Loaded, context: Context, model: Model, options: StreamOptions, job: _Job) -> _Finished:
+def _sample(loaded: _Loaded, context: Context, model: Model, options: StreamOptions, job: _Job) -> Finished:
     temperature = 0.8 if options.temperature is None else options.temperature
     request: dict[str, object] = {
         "messages": chat_messages(context),
@@ -190,7 +189,7 @@ def _sample(loaded: _Loaded, context: Context, model: Model, options: StreamOpti
     finally:
         job.record.stopped_at = time.perf_counter()
     if job.record.aborted:
-        return _Finished("stop", Usage())  # nobody reads it: the stream already ended as aborted
+        return Finished("stop", Usage())  # nobody reads it: the stream already ended as aborted
     if reply.failed is not None:
         job.record.prompt_tokens = reply.prompt_tokens
         raise reply.failed

@@ -14,7 +14,18 @@ from rein.ai.testing.scripts import (
     responses_reply,
     responses_stream_error,
 )
-from rein.ai.testing.sse_server import Cut, Event, Hang, Pause, Raw, Reply, Request, SseServer, Step
+from rein.ai.testing.sse_server import (
+    Cut,
+    Event,
+    Hang,
+    Pause,
+    Raw,
+    Reply,
+    Request,
+    SseServer,
+    Step,
+    read_request,
+)
 
 __all__ = [
     "Cut",
@@ -34,6 +45,7 @@ __all__ = [
     "chat_reply",
     "chat_stream_error",
     "openai_http_error",
+    "read_request",
     "response_object",
     "responses_reply",
     "responses_stream_error",

@@ -147,7 +147,7 @@ class SseServer:
         assert task is not None
         self._handlers.add(task)
         try:
-            request = await _read_request(reader)
+            request = await read_request(reader)
             async with self._changed:
                 self.requests.append(request)
                 self._changed.notify_all()
@@ -225,7 +225,8 @@ async def _idle(reader: asyncio.StreamReader, seconds: float | None) -> bool:
     return False
 
 
-async def _read_request(reader: asyncio.StreamReader) -> Request:
+async def read_request(reader: asyncio.StreamReader) -> Request:
+    """One HTTP/1.1 request off `reader`: head, then a body by content-length or chunked, JSON-decoded."""
     head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
     request_line, *lines = head.split("\r\n")
     method, path, _ = request_line.split(" ", 2)
