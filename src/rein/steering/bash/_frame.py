@@ -45,6 +45,12 @@ class Ctx(NamedTuple):
     stdin: Stdin | None = None
     """What the commands here read when nothing closer feeds them: the pipe, heredoc or file a group,
     a function call or a `-c` script was given (`curl x | { sh; }`)."""
+    background: bool = False
+    """The commands here run in the background (`cmd &`): the shell goes on without waiting."""
+    origin: str = ""
+    """The file on disk these commands come from (a script, a package.json script, a makefile)."""
+    lenient: bool = False
+    """A file of the person's read from disk: what cannot be known here does not block."""
 
 
 FuncDef: TypeAlias = "tuple[Node, Ctx]"

@@ -129,7 +129,8 @@ def _ref(
 ) -> CommandRef:
     return CommandRef(
         index=len(walker.refs), argv=argv, raw=raw, state=state, wrappers=ctx.wrappers, via=ctx.via,
-        code=code, unknown=unknown, after=g, kind=kind, why=why,
+        code=code, unknown=unknown, after=g, kind=kind, why=why, background=ctx.background,
+        origin=ctx.origin, lenient=ctx.lenient,
     )  # fmt: skip
 
 
@@ -203,9 +204,11 @@ def inner(
     speculative = ctx.speculative or job.speculative
     passed = job.stdin is not None or job.mode in ("same", "child")
     fed = stdin if job.script is not None and passed and not _reads_stdin(job) else None
-    sub = Ctx(
-        ctx.src, wrappers, job.via or ctx.via, ctx.depth + 1, ctx.where, job.why or ctx.why, speculative, fed
-    )
+    sub = ctx._replace(
+        wrappers=wrappers, via=job.via or ctx.via, depth=ctx.depth + 1, why=job.why or ctx.why,
+        speculative=speculative, stdin=fed, background=ctx.background or job.background,
+        origin=job.origin or ctx.origin, lenient=ctx.lenient or job.lenient,
+    )  # fmt: skip
     ok = g
     if job.argv:
         text = " ".join(word.raw for word in job.argv)
@@ -331,16 +334,10 @@ def _call(
     frame.set_args(tuple(UNKNOWN if word.dynamic else word.value for word in argv[1:]))
     walker.calling.append(name)
     why = f"the body of function {name}, where it is called"
-    sub = Ctx(
-        defined.src,
-        (*ctx.wrappers, name),
-        "function",
-        ctx.depth + 1,
-        defined.where,
-        why,
-        ctx.speculative,
-        ctx.stdin,
-    )
+    sub = ctx._replace(
+        src=defined.src, wrappers=(*ctx.wrappers, name), via="function", depth=ctx.depth + 1,
+        where=defined.where, why=why,
+    )  # fmt: skip
     try:
         done_ok = walker.stmt(body, frame, g, sub)
     finally:

@@ -118,7 +118,7 @@ class Walker:
                     return g
                 if index < last and children[index + 1].type == "&":
                     apart = frame.copy()
-                    self.stmt(child, apart, g, ctx)
+                    self.stmt(child, apart, g, ctx._replace(background=True))
                     frame.absorb(apart, exact=False)
                     ok = g
                 else:

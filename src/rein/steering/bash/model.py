@@ -228,6 +228,15 @@ class CommandRef:
     why: str = ""
     """Why rein checks this command although it is not written as one: the suffix of an unknown
     command's argv, a string argument that parses as bash, a function body at its call site, ..."""
+    background: bool = False
+    """It runs in the background (`cmd &`, a detached session): the shell does not wait for it."""
+    origin: str = ""
+    """The file on disk it comes from, as a place a person can find (`package.json scripts.clean`,
+    `Makefile:12`, `deploy.sh:3`); empty for a command the line itself holds."""
+    lenient: bool = False
+    """It comes from a file of the person's that rein read from disk (one the agent has not written
+    or changed this session): a rule blocks it only on a definite finding, never on what rein cannot
+    know there, since project scripts build commands at run time all the time."""
 
     _name: str = field(init=False, repr=False, compare=False)
 

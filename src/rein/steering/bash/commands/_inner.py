@@ -72,6 +72,12 @@ class Inner:
     stdin: Stdin | None = None
     """Standard input the runner itself gives the command (a program's `input=`, a pipe it writes);
     None for the runner's own stdin where the mode passes it on."""
+    background: bool = False
+    """The runner starts it detached and returns (`tmux new -d`, `screen -dm`, `setsid -f`)."""
+    origin: str = ""
+    """The file on disk the command comes from, as a person finds it (`package.json scripts.dev`)."""
+    lenient: bool = False
+    """Read from a file of the person's on disk: only a definite finding in it blocks."""
 
 
 @dataclass(frozen=True, slots=True)
