@@ -140,6 +140,18 @@ def test_steering_lists_the_rules_in_force_and_the_latest_decisions(harness: Mak
     ]
 
 
+def test_steering_shows_which_rules_the_user_made_overridable_and_each_override(harness: MakeHarness) -> None:
+    command = "git push --force origin main  # steering-override: no-force-push - my own branch"
+    h = harness([[ToolCall(id="1", name="bash", arguments={"command": command})], [TextContent(text="ok")]])
+    (h.project / ".rein").mkdir()
+    (h.project / ".rein" / "steering.toml").write_text('allow_override = ["no-force-push"]\n')
+    (text,) = said(h, "push", "/steering")[-1:]
+    lines = text.splitlines()
+    assert "  no-force-push           defaults  bash  overridable" in lines
+    assert "  no-reset-hard           defaults  bash" in lines
+    assert lines[-1].endswith("no-force-push@defaults (override)")
+
+
 def test_steering_says_when_its_config_is_broken(harness: MakeHarness) -> None:
     h = harness([])
     (h.project / ".rein").mkdir()

@@ -157,6 +157,22 @@ def test_explain_says_why_a_guess_was_checked(dirs: tuple[Path, Path]) -> None:
     assert "not known statically" in text and "steering:unknown@rein" in text
 
 
+def test_an_override_is_the_users_to_allow_and_explain_shows_it(dirs: tuple[Path, Path]) -> None:
+    project, home = dirs
+    command = "git push -f  # steering-override: no-force-push - my own branch"
+    refused = rein("explain", "--json", "--", command, cwd=project, home=home)
+    assert refused.returncode == 1 and json.loads(refused.stdout)["override"] is None
+    (project / ".rein").mkdir()
+    (project / ".rein" / "steering.toml").write_text('allow_override = ["no-force-push"]\n')
+    done = rein("explain", "--json", "--", command, cwd=project, home=home)
+    assert done.returncode == 0, done.stdout
+    assert json.loads(done.stdout)["override"] == {"rule": "no-force-push", "why": "my own branch"}
+    text = rein("explain", "--", command, cwd=project, home=home).stdout
+    assert "allow (override of no-force-push: my own branch)" in " ".join(text.split())
+    checked = rein("check", "--", command, cwd=project, home=home)
+    assert checked.stdout.strip() == "allow (override of no-force-push: my own branch)"
+
+
 def test_help_and_version(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     done = rein("--help", cwd=project, home=home)

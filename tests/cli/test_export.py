@@ -25,6 +25,7 @@ from rein.builtins.timebox import WARNING
 from rein.html import _entries as _html_entries
 from rein.html import body
 from rein.session import CustomEntry, Session, sessions_dir
+from rein.steering._engine import AUDIT_ENTRY
 from rein.timebox import ACTIVE, OFF
 from tests.cli.helpers import run_rein
 
@@ -382,6 +383,7 @@ def test_entry_types_match_the_extensions() -> None:
     assert _html_entries.TTSR_MESSAGE == ttsr.INJECTION_MESSAGE
     assert _html_entries.TTSR_RECORD == ttsr.INJECTION_ENTRY
     assert _html_entries.STEERING_ENTRY == steering.ENTRY
+    assert _html_entries.STEERING_OVERRIDE == AUDIT_ENTRY
     assert (_html_entries.TIMEBOX_WARNING, _html_entries.TIMEBOX_ACTIVE, _html_entries.TIMEBOX_OFF) == (
         WARNING,
         ACTIVE,

@@ -61,8 +61,7 @@ reason = "Never."
     verdict = engine.evaluate(bash("npm install"), make_context())
     assert verdict.rule == "no-npm"
     assert verdict.source == "user"
-    assert verdict.reason.startswith("[steering:no-npm@user] Use pnpm.")
-    assert "steering-override: no-npm" in verdict.reason
+    assert verdict.reason == "[steering:no-npm@user] Use pnpm."
 
 
 def test_pattern_requires_and_unless() -> None:
@@ -197,8 +196,12 @@ def test_and_chains_see_speculative_entries(command: str, allowed: bool) -> None
     assert engine.evaluate(bash(command), make_context()).allow is allowed
 
 
+OVERRIDABLE_NPM = NO_NPM.replace('reason = "Use pnpm."', 'reason = "Use pnpm."\nallow_override = true')
+
+
 def test_override_comment_allows_and_writes_an_audit_entry() -> None:
-    engine = engine_for(NO_NPM)
+    engine = engine_for(OVERRIDABLE_NPM)
+    assert "# steering-override: no-npm - <why>" in engine.evaluate(bash("npm i"), make_context()).reason
     entries = MemoryEntries()
     ctx = make_context(entries=entries, agent_loop=2)
     verdict = engine.evaluate(bash("npm i  # steering-override: no-npm - lockfile is npm's"), ctx)
@@ -211,16 +214,59 @@ def test_override_comment_allows_and_writes_an_audit_entry() -> None:
 
 
 def test_override_is_refused_for_no_override_rules_and_inside_strings() -> None:
-    strict = engine_for(NO_NPM.replace('reason = "Use pnpm."', 'reason = "Use pnpm."\nno_override = true'))
+    strict = engine_for(
+        OVERRIDABLE_NPM.replace("allow_override = true", "allow_override = true\nno_override = true")
+    )
     verdict = strict.evaluate(bash("npm i # steering-override: no-npm - please"), make_context())
     assert not verdict.allow
-    assert "steering-override" not in verdict.reason
-    quoted = engine_for(NO_NPM).evaluate(bash("npm i '# steering-override: no-npm - x'"), make_context())
+    assert "# steering-override" not in verdict.reason
+    quoted = engine_for(OVERRIDABLE_NPM).evaluate(
+        bash("npm i '# steering-override: no-npm - x'"), make_context()
+    )
     assert not quoted.allow
 
 
+def test_no_rule_is_overridable_unless_the_configuration_says_so() -> None:
+    """The agent cannot lift a block by itself: not a user rule, a default rule, or the catch-all for
+    commands rein cannot read; and a block's reason does not teach it the comment."""
+    for engine, command in (
+        (engine_for(NO_NPM), "npm i # steering-override: no-npm - lockfile is npm's"),
+        (engine_for("", defaults=True), "git push -f # steering-override: no-force-push - mine"),
+        (engine_for("", defaults=True), "rm -rf ~ # steering-override: no-rm-root - ok"),
+        (engine_for("", defaults=True), 'eval "$X" # steering-override: unknown - fine'),
+    ):
+        verdict = engine.evaluate(bash(command), make_context())
+        assert not verdict.allow, command
+        assert "# steering-override" not in verdict.reason
+        assert verdict.reason.endswith(
+            "An override comment does not lift this rule: only the user's configuration can."
+        )
+        plain = engine.evaluate(bash(command.partition(" #")[0]), make_context())
+        assert "override" not in plain.reason, plain.reason
+
+
+def test_a_config_list_makes_named_rules_overridable_defaults_and_unknown_included() -> None:
+    engine = engine_for('allow_override = ["no-force-push", "unknown"]\n', defaults=True)
+    entries = MemoryEntries()
+    pushed = engine.evaluate(
+        bash("git push -f # steering-override: no-force-push - my branch"), make_context(entries=entries)
+    )
+    assert pushed.allow and pushed.override is not None and pushed.override.rule == "no-force-push"
+    evaluated = engine.evaluate(
+        bash('eval "$X" # steering-override: unknown - generated'), make_context(entries=entries)
+    )
+    assert evaluated.allow
+    assert [entry.data["rule"] for entry in entries.entries] == ["no-force-push", "unknown"]
+    assert (
+        "# steering-override: no-force-push - <why>"
+        in engine.evaluate(bash("git push -f"), make_context()).reason
+    )
+    still = engine.evaluate(bash("git reset --hard # steering-override: no-reset-hard - x"), make_context())
+    assert not still.allow
+
+
 def test_override_of_one_rule_does_not_waive_another() -> None:
-    engine = engine_for(NO_NPM, defaults=True)
+    engine = engine_for(OVERRIDABLE_NPM, defaults=True)
     verdict = engine.evaluate(bash("npm i && git push -f # steering-override: no-npm - ok"), make_context())
     assert verdict.rule == "no-force-push"
 

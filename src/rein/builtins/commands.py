@@ -121,7 +121,12 @@ class CommandsExtension:
             lines.append(self.steering.problem)
         rules = self.steering.rules
         lines.append(f"steering rules in force ({len(rules)}), first match wins:")
-        lines.extend(_table([(rule.name, rule.source, rule.tool) for rule in rules]))
+        overridable = self.steering.overridable
+        rows = [
+            (rule.name, rule.source, rule.tool, "overridable" if rule.name in overridable else "")
+            for rule in rules
+        ]
+        lines.extend(_table(rows))
         recent = list(self.steering.decisions)[-RECENT_SHOWN:]
         if not recent:
             lines.append("no tool calls decided yet")

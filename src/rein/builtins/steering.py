@@ -126,6 +126,15 @@ class SteeringExtension:
         """The rules in force, in the order they are tried (none until the policy loads)."""
         return self.engine.policy.rules if self.engine is not None else ()
 
+    @property
+    def overridable(self) -> frozenset[str]:
+        """Names of the rules an override comment may lift (the user's `allow_override`)."""
+        if self.engine is None:
+            return frozenset()
+        policy = self.engine.policy
+        names = {rule.name for rule in policy.rules if policy.allows_override(rule)}
+        return frozenset(names | ({"unknown"} & policy.overridable))
+
     def on_agent_start(self, event: object, ctx: ExtensionContext) -> None:
         self.agent_loop += 1
 
@@ -143,13 +152,15 @@ class SteeringExtension:
             return Block(reason=self.problem)
         assert self.engine is not None
         verdict = self.engine.evaluate(call, self._context(ctx))
-        rule = verdict.override.rule if verdict.override is not None else verdict.rule
+        rule, source = verdict.rule, verdict.source
+        if verdict.override is not None:
+            rule, source = verdict.override.rule, verdict.override.source
         self.decisions.append(
             Decision(
                 tool=call.tool,
                 subject=subject,
                 allow=verdict.allow,
-                rule=f"{rule}@{verdict.source}" if rule and verdict.source else rule,
+                rule=f"{rule}@{source}" if rule and source else rule,
                 override=verdict.override is not None,
             )
         )

@@ -35,7 +35,7 @@ CHECKS: list[tuple[str, list[str]]] = [
     ),
     ("a dev server would hang the agent's shell", ["npm run dev"]),
     (
-        "an override comment, written to the audit log",
+        "the agent cannot lift a block itself: overrides are the user's to allow (allow_override)",
         ["git branch -D spike  # steering-override: no-branch-force-delete - spike merged by squash"],
     ),
 ]

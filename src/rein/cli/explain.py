@@ -130,6 +130,9 @@ def explain(
             "command": call.command,
             "decision": "allow" if verdict.allow else "block",
             "reason": verdict.reason,
+            "override": (
+                {"rule": verdict.override.rule, "why": verdict.override.why} if verdict.override else None
+            ),
             "problems": problems,
             "commands": [decision_json(d) for d in verdict.decisions],
         }
@@ -142,7 +145,10 @@ def explain(
         console.print(line)
     for problem in problems:
         console.print(f"[yellow]not understood:[/] {escape(problem)}")
-    if verdict.allow:
+    if verdict.override is not None:
+        override = verdict.override
+        console.print(f"[bold green]allow[/] (override of {escape(override.rule)}: {escape(override.why)})")
+    elif verdict.allow:
         console.print("[bold green]allow[/]")
     else:
         console.print(f"[bold red]block[/] {escape(verdict.reason)}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from rein.html._entries import (
     STEERING_ENTRY,
+    STEERING_OVERRIDE,
     STEERING_TAG,
     TIMEBOX_ACTIVE,
     TIMEBOX_OFF,
@@ -31,6 +32,7 @@ from rein.html._entries import (
 
 __all__ = [
     "STEERING_ENTRY",
+    "STEERING_OVERRIDE",
     "STEERING_TAG",
     "TIMEBOX_ACTIVE",
     "TIMEBOX_OFF",

@@ -37,6 +37,8 @@ TIMEBOX_WARNING = "timebox-warning"
 TIMEBOX_ACTIVE = "timebox-active"
 TIMEBOX_OFF = "timebox-off"
 
+STEERING_OVERRIDE = "steering-override"
+"""The steering type of the entry an accepted override comment writes (`rein.steering`'s audit entry)."""
 STEERING_TAG = re.compile(r"\[steering:([^\]\s]+)\]")
 """How a steering block starts its reason: `[steering:<rule>@<source>]`."""
 PREVIEW = 120
@@ -258,6 +260,12 @@ def _custom(entry: CustomEntry) -> tuple[str, str, str]:
         )
     if entry.custom_type == STEERING_ENTRY:
         kind = str(data.get("type", "entry"))
+        detail = data.get("data")
+        if kind == STEERING_OVERRIDE and isinstance(detail, dict):
+            rule = str(detail.get("rule"))
+            told = f"The agent lifted {rule}, which the user made overridable: {detail.get('why')}"
+            text = _text(f"{told}\n{detail.get('command')}")
+            return "steering override", f"steering{badge(f'override: {rule}', 'steering')}", text + raw
         return "steering record meta-entry", f"steering{badge(kind, 'steering')}", raw
     if entry.custom_type in (TIMEBOX_ACTIVE, TIMEBOX_OFF):
         what = "timebox off"

@@ -37,6 +37,13 @@ class Policy:
     on_parse_error: Literal["block", "allow"] = "block"
     predicates: Mapping[str, Predicate] = field(default_factory=lambda: MappingProxyType({}))
     trackers: tuple[Tracker, ...] = ()
+    overridable: frozenset[str] = frozenset()
+    """Rules the person lets an agent lift with an override comment (`allow_override = [...]` in a
+    config file); `unknown` names the catch-all for commands rein cannot read. Nothing by default."""
+
+    def allows_override(self, rule: Rule) -> bool:
+        """Whether an override comment may lift `rule`: only where the person's configuration says so."""
+        return not rule.no_override and (rule.allow_override or rule.name in self.overridable)
 
 
 @dataclass(slots=True)
@@ -51,9 +58,11 @@ def _tag(rule: Rule) -> str:
     return f"[steering:{rule.name}@{rule.source}]"
 
 
-def _reason(fired: _Fired) -> str:
+def _reason(fired: _Fired, policy: Policy, overrides: Mapping[str, str]) -> str:
     rule = fired.rule
     text = f"{_tag(rule)} {rule.reason}"
+    if fired.ref is not None and fired.ref.origin:
+        text += f" (`{fired.ref.text}` runs from {fired.ref.origin})"
     if fired.timed_out:
         text += (
             f" (this rule's pattern ran past rein's {TIMEOUT * 1000:.0f} ms limit on this command, so"
@@ -65,9 +74,17 @@ def _reason(fired: _Fired) -> str:
             f" (rein could not tell statically whether this rule applies to `{command}`:"
             f" {_unknowable(fired.ref)}, so it blocks; write the command with literal values)"
         )
-    if not rule.no_override:
-        text += f" To proceed anyway, add the comment: # steering-override: {rule.name} - <why>"
-    return text
+    return text + _override_hint(rule, policy, overrides)
+
+
+def _override_hint(rule: Rule, policy: Policy, overrides: Mapping[str, str]) -> str:
+    """The override recipe, for a rule the person made overridable; for any other rule an agent tried
+    to override, that the comment does not lift it (so it stops trying)."""
+    if policy.allows_override(rule):
+        return f" To proceed anyway, add the comment: # steering-override: {rule.name} - <why>"
+    if rule.name in overrides:
+        return " An override comment does not lift this rule: only the user's configuration can."
+    return ""
 
 
 def _unknowable(ref: CommandRef | None) -> str:
@@ -100,14 +117,16 @@ UNKNOWN_RULE = Rule(
 """Decides a command whose content is only known at run time (`eval "$X"`, `bash -c "$CMD"`)."""
 
 
-def _unknown_reason(fired: _Fired) -> str:
+def _unknown_reason(fired: _Fired, policy: Policy, overrides: Mapping[str, str]) -> str:
     ref = fired.ref
     text = f"{_tag(UNKNOWN_RULE)} rein cannot tell what `{ref.text if ref else ''}` runs: {_unknowable(ref)}."
+    if ref is not None and ref.origin:
+        text += f" It runs from {ref.origin}."
     text += (
         " What it runs may be a command a rule blocks, so it is not run."
         " Write the command with literal values, or run the parts separately."
     )
-    return text + f" To proceed anyway, add the comment: # steering-override: {UNKNOWN_RULE.name} - <why>"
+    return text + _override_hint(UNKNOWN_RULE, policy, overrides)
 
 
 class Steering:
@@ -234,7 +253,7 @@ class Steering:
                     definite = definite or fired
         done = tuple(decisions)
         if definite is not None:
-            return self._block(definite, _reason(definite), analysis, done, context)
+            return self._block(definite, _reason(definite, self.policy, overrides), analysis, done, context)
         if analysis.exhausted:
             reason = (
                 f"[steering:budget@rein] rein stopped analysing this command: {analysis.exhausted}. What it"
@@ -252,14 +271,15 @@ class Steering:
                 allow=False, reason=reason, rule="unparsed", source="rein", analysis=analysis, decisions=done
             )
         if maybe is not None:
-            return self._block(maybe, _reason(maybe), analysis, done, context)
+            return self._block(maybe, _reason(maybe, self.policy, overrides), analysis, done, context)
         if opaque is not None:
-            verdict = self._block(opaque, _unknown_reason(opaque), analysis, done, context)
+            reason = _unknown_reason(opaque, self.policy, overrides)
+            verdict = self._block(opaque, reason, analysis, done, context)
             return replace(verdict, rule=UNKNOWN_RULE.name, source=UNKNOWN_RULE.source)
         if waived is not None:
             context.entries.append(
                 AUDIT_ENTRY,
-                {"rule": waived.rule, "why": waived.why, "command": call.command},
+                {"rule": waived.rule, "source": waived.source, "why": waived.why, "command": call.command},
                 context.agent_loop,
             )
         return Verdict(allow=True, analysis=analysis, override=waived, decisions=done)
@@ -292,9 +312,10 @@ class Steering:
             fired = self._fires(rule, context, position, matched)
             if fired is None:
                 continue
-            name = UNKNOWN_RULE.name if opaque and fired.unknown else rule.name
-            if name in overrides and not rule.no_override:
-                waived = waived or Override(rule=name, why=overrides[name])
+            decided = UNKNOWN_RULE if opaque and fired.unknown else rule
+            name = decided.name
+            if name in overrides and self.policy.allows_override(decided):
+                waived = waived or Override(rule=name, why=overrides[name], source=decided.source)
                 continue
             return fired
         return waived
@@ -313,7 +334,9 @@ class Steering:
             fired = self._fires(rule, context, position, matched)
             if fired is not None:
                 _on_fire(fired, context)
-                return Verdict(allow=False, reason=_reason(fired), rule=rule.name, source=rule.source)
+                return Verdict(
+                    allow=False, reason=_reason(fired, self.policy, {}), rule=rule.name, source=rule.source
+                )
         return Verdict(allow=True)
 
     def dispatch(self, result: ToolResult, context: Context) -> list[Entry]:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from rein.steering._defaults import DEFAULT_RULES
+from rein.steering._defaults import DEFAULT_RULES, OPTIONAL_RULES
 from rein.steering._engine import Policy
 from rein.steering._names import check_name
 from rein.steering._rule import Observer, Plugin, Predicate, Rule, When
@@ -30,6 +30,10 @@ class Layer:
     observers: tuple[Observer, ...] = ()
     plugins: tuple[Plugin, ...] = ()
     disabled_rules: frozenset[str] = frozenset()
+    enabled_rules: frozenset[str] = frozenset()
+    """Opt-in rules of rein's (`OPTIONAL_RULES`) this layer turns on."""
+    allow_override: frozenset[str] = frozenset()
+    """Rules an agent may lift with an override comment (`unknown` for the catch-all)."""
     disable_defaults: bool | None = None
     on_parse_error: Literal["block", "allow"] | None = None
 
@@ -101,6 +105,13 @@ def build_policy(layers: Sequence[Layer], *, defaults: bool = True) -> Built:
     if defaults and not disable_defaults:
         for rule in DEFAULT_RULES:
             add(rule)
+    enabled = frozenset().union(*(layer.enabled_rules for layer in layers))
+    for name in sorted(enabled):
+        optional = OPTIONAL_RULES.get(name)
+        if optional is None:
+            known = ", ".join(sorted(OPTIONAL_RULES)) or "none"
+            raise ConfigError(f"enable_rules: rein has no opt-in rule named {name!r} (known: {known})")
+        add(optional)
 
     unique: list[Observer] = []
     for observer in observers:
@@ -123,5 +134,6 @@ def build_policy(layers: Sequence[Layer], *, defaults: bool = True) -> Built:
         on_parse_error=on_parse_error,
         predicates=predicates,
         trackers=tuple(trackers),
+        overridable=frozenset().union(*(layer.allow_override for layer in layers)),
     )
     return Built(policy=policy, warnings=tuple(warnings))

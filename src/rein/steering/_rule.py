@@ -111,7 +111,11 @@ class Rule:
     requires: Pattern | None = None
     unless: Pattern | None = None
     when: When = dataclasses.field(default_factory=When)
+    allow_override: bool = False
+    """An agent may lift this rule with a `# steering-override: <rule> - <why>` comment (recorded).
+    Off unless the person's configuration turns it on, here or in `allow_override = [...]`."""
     no_override: bool = False
+    """Never overridable, whatever `allow_override` lists say."""
     on_unknown: OnUnknown = "block"
     on_fire: OnFire | None = None
     writes_on_fire: tuple[str, ...] = ()

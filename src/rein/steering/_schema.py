@@ -12,7 +12,8 @@ pattern = "regex"               # searched in the canonical command line
 requires = "regex"              # must also match the command line
 unless = "regex"                # must not match it
 tool = "bash"                   # or write / edit / read, with field = "path" | "content"
-no_override = false
+allow_override = false          # true: an agent may lift it with `# steering-override: <rule> - <why>`
+no_override = false             # true: never overridable, whatever allow_override lists say
 on_unknown = "block"            # or "allow"
 on_fire = { write = ["npm-blocked"] }
 [rule.when]
@@ -55,6 +56,7 @@ RULE_KEYS = frozenset(
         "requires",
         "unless",
         "when",
+        "allow_override",
         "no_override",
         "on_unknown",
         "on_fire",
@@ -197,6 +199,7 @@ def read_rule(table: Mapping[str, object], *, file: str, line: int | None, index
         requires=reader.regex("requires"),
         unless=reader.regex("unless"),
         when=_when(reader.child(reader.table_of("when"), "when")),
+        allow_override=reader.boolean("allow_override"),
         no_override=reader.boolean("no_override"),
         on_unknown=cast(OnUnknown, reader.choice("on_unknown", ("block", "allow"), "block")),
         writes_on_fire=fire.strings("write"),

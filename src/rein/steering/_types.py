@@ -119,10 +119,12 @@ class Context:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Override:
-    """An accepted `# steering-override: <rule> - <why>` comment."""
+    """An accepted `# steering-override: <rule> - <why>` comment, on a rule the user made overridable."""
 
     rule: str
     why: str
+    source: str = ""
+    """The source of the rule it lifted (`defaults`, `user`, a plugin's name, `rein`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -19,14 +19,17 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Literal, cast
 
-from rein.steering._defaults import DEFAULT_RULES
+from rein.steering._defaults import DEFAULT_RULES, OPTIONAL_RULES
 from rein.steering._policy import DEFAULT_PLUGINS, Built, Layer, build_policy
 from rein.steering._rule import Plugin
 from rein.steering._schema import Reader, read_observer, read_rule, show
 from rein.steering.errors import ConfigError
 
 CONFIG = Path(".rein") / "steering.toml"
-TOP_KEYS = frozenset({"rule", "observer", "plugins", "disabled_rules", "disable_defaults", "on_parse_error"})
+TOP_KEYS = frozenset({
+    "rule", "observer", "plugins", "disabled_rules", "enable_rules", "allow_override", "disable_defaults",
+    "on_parse_error",
+})  # fmt: skip
 
 
 def config_files(cwd: Path, home: Path) -> list[Path]:
@@ -127,6 +130,8 @@ def parse_layer(text: str, file: str, *, base: Path | None = None) -> Layer:
         observers=observers,
         plugins=tuple(_load_plugin(spec, plugin_dir, file) for spec in top.strings("plugins")),
         disabled_rules=frozenset(top.strings("disabled_rules")),
+        enabled_rules=frozenset(top.strings("enable_rules")),
+        allow_override=frozenset(top.strings("allow_override")),
         disable_defaults=disable,
         on_parse_error=cast(Literal["block", "allow"] | None, on_parse_error),
     )
@@ -169,11 +174,18 @@ def unknown_disabled(layers: Iterable[Layer]) -> list[str]:
         *(rule.name for layer in layers for rule in layer.rules),
         *(rule.name for plugin in plugins for rule in plugin.rules),
         *(rule.name for rule in DEFAULT_RULES),
+        *OPTIONAL_RULES,
     }
     warnings: list[str] = []
     for layer in layers:
-        for name in sorted(layer.disabled_rules - known):
-            close = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.6)
-            hint = f"did you mean {', '.join(map(repr, close))}?" if close else "no rule has a similar name"
-            warnings.append(f"{layer.file}: disabled_rules: no rule is named {name!r} ({hint})")
+        for key, names, extra in (
+            ("disabled_rules", layer.disabled_rules, set[str]()),
+            ("allow_override", layer.allow_override, {"unknown"}),
+        ):
+            for name in sorted(names - known - extra):
+                close = difflib.get_close_matches(name, sorted(known | extra), n=3, cutoff=0.6)
+                hint = "no rule has a similar name"
+                if close:
+                    hint = f"did you mean {', '.join(map(repr, close))}?"
+                warnings.append(f"{layer.file}: {key}: no rule is named {name!r} ({hint})")
     return warnings

@@ -93,6 +93,26 @@ def test_a_bash_call_steering_blocks_is_reported_with_its_reason(tmp_path: Path)
         assert rule["fired"] == 1 and str(rule["source"]).startswith(".rein/steering.toml")
 
 
+def test_an_override_the_user_allowed_is_shown_in_the_conversation_and_the_rules_tab(tmp_path: Path) -> None:
+    (tmp_path / ".rein").mkdir()
+    (tmp_path / ".rein" / "steering.toml").write_text(
+        'allow_override = ["no-curl"]\n[[rule]]\nname = "no-curl"\ncommand = "curl"\nreason = "Offline."\n'
+    )
+    command = "curl --version  # steering-override: no-curl - only prints its version"
+    call = {"tool": "bash", "id": "c1", "arguments": {"command": command}}
+    with web_server(tmp_path, replies=[[call], [{"text": "ok"}]]) as web:
+        sid = web.new_session()
+        reader = web.run(sid, "check curl")
+        assert not reader.of("blocked")
+        html = str(web.get(f"/sessions/{sid}")["html"])
+        assert "override: no-curl" in html and "only prints its version" in html
+        steering = web.get(f"/sessions/{sid}/rules")["steering"]
+        assert isinstance(steering, list)
+        rule = next(r for r in steering if r["name"] == "no-curl")
+        assert rule["overridable"] is True and rule["overridden"] == 1 and rule["fired"] == 0
+        assert not next(r for r in steering if r["name"] == "no-force-push")["overridable"]
+
+
 def test_with_approve_ask_a_write_asks_the_page_and_allow_once_runs_it(tmp_path: Path) -> None:
     call = {"tool": "write", "id": "w1", "arguments": {"path": "note.txt", "content": "written"}}
     deny = {"tool": "write", "id": "w2", "arguments": {"path": "no.txt", "content": "never"}}

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rein.ai import JsonValue
-from rein.html import STEERING_TAG, TTSR_RECORD
+from rein.html import STEERING_ENTRY, STEERING_OVERRIDE, STEERING_TAG, TTSR_RECORD
 from rein.server._view import Entry
 from rein.session import message_text
 from rein.settings import SettingsFileError, load_settings, shown_path
@@ -24,17 +24,25 @@ from rein.ttsr import SettingsError, TtsrSettings, discover_rules
 DETAIL = 160
 
 
-def fired(entries: Sequence[Entry]) -> tuple[Counter[str], Counter[str]]:
-    """(stream rule -> injections, steering rule -> blocks) counted over the session's entries."""
+def fired(entries: Sequence[Entry]) -> tuple[Counter[str], Counter[str], Counter[str]]:
+    """(stream rule -> injections, steering rule -> blocks, steering rule -> overrides) counted over the
+    session's entries."""
     stream: Counter[str] = Counter()
     steering: Counter[str] = Counter()
+    overridden: Counter[str] = Counter()
     for entry in entries:
         kind = entry.get("type")
         data = entry.get("data")
-        if kind == "custom" and entry.get("customType", entry.get("custom_type")) == TTSR_RECORD:
+        custom = entry.get("customType", entry.get("custom_type"))
+        if kind == "custom" and custom == TTSR_RECORD:
             names = data.get("rules") if isinstance(data, dict) else None
             if isinstance(names, list):
                 stream.update(name for name in names if isinstance(name, str))
+            continue
+        if kind == "custom" and custom == STEERING_ENTRY and isinstance(data, dict):
+            detail = data.get("data")
+            if data.get("type") == STEERING_OVERRIDE and isinstance(detail, dict):
+                overridden[str(detail.get("rule"))] += 1
             continue
         message = entry.get("message")
         if kind != "message" or not isinstance(message, dict):
@@ -44,7 +52,7 @@ def fired(entries: Sequence[Entry]) -> tuple[Counter[str], Counter[str]]:
         found = STEERING_TAG.match(message_text(message.get("content")).lstrip())
         if found is not None:
             steering[found.group(1).split("@", 1)[0]] += 1
-    return stream, steering
+    return stream, steering, overridden
 
 
 def _stream_detail(rule: StreamRule) -> str:
@@ -67,7 +75,7 @@ def _steering_detail(rule: SteeringRule) -> str:
 
 def rules_body(cwd: str, home: Path, entries: Sequence[Entry]) -> dict[str, JsonValue]:
     root = Path(cwd)
-    stream_fired, steering_fired = fired(entries)
+    stream_fired, steering_fired, overridden = fired(entries)
     problems: list[JsonValue] = []
     stream: list[JsonValue] = []
     steering: list[JsonValue] = []
@@ -88,7 +96,8 @@ def rules_body(cwd: str, home: Path, entries: Sequence[Entry]) -> dict[str, Json
         policy = load_policy(root, home).policy
         steering = [
             {"name": r.name, "source": shown_path(r.origin, root, home) if r.origin else r.source,
-             "detail": _steering_detail(r), "fired": steering_fired.get(r.name, 0)}
+             "detail": _steering_detail(r), "fired": steering_fired.get(r.name, 0),
+             "overridable": policy.allows_override(r), "overridden": overridden.get(r.name, 0)}
             for r in policy.rules
         ]  # fmt: skip
     except ConfigError as error:

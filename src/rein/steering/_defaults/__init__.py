@@ -8,6 +8,9 @@ word rein cannot read may decide (`git push "$X"`), and the rule then blocks wit
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from rein.steering._defaults._git import (
     branch_force_delete,
     checkout_discard,
@@ -93,3 +96,6 @@ DEFAULT_RULES: tuple[Rule, ...] = (
         Matcher(command=COMMANDS, test=dev_server),
     ),
 )
+
+OPTIONAL_RULES: Mapping[str, Rule] = MappingProxyType({})
+"""rein's opt-in rules by name, off unless a config file lists them in `enable_rules`."""

@@ -451,7 +451,10 @@
       for (const rule of rules) {
         const row = el("tr", { "data-rule": rule.name });
         row.append(el("td", { class: "rule-name" }, rule.name), el("td", { class: "source" }, rule.source));
-        row.append(el("td", { class: "detail" }, rule.detail), el("td", { class: "fired" }, String(rule.fired)));
+        let fired = String(rule.fired);
+        if (rule.overridden) fired += `, overridden ${rule.overridden}`;
+        if (rule.overridable) fired += " (overridable)";
+        row.append(el("td", { class: "detail" }, rule.detail), el("td", { class: "fired" }, fired));
         table.tBodies[0].append(row);
       }
       const wrap = el("div", { class: "table-wrap" });
