@@ -110,6 +110,23 @@ def test_bash_timeout_kills_the_process_group(tmp_path: Path) -> None:
         time.sleep(0.01)
 
 
+def test_bash_returns_when_the_shell_exits_and_leaves_a_background_server_running(tmp_path: Path) -> None:
+    """`server &` holds the output open for as long as it runs: the call returns when the shell exits
+    (start it, curl it, kill it), and the server goes on."""
+    child = tmp_path / "child.pid"
+    server = "python3 -c 'import time; print(\"serving\", flush=True); time.sleep(300)'"
+    command = f"{server} & echo $! > {child}; sleep 0.2; echo started"
+    started = time.monotonic()
+    out = run(Bash(), {"command": command, "timeout": 60}, tmp_path)
+    assert not out.is_error and "started" in out.text and out.details["exit_code"] == 0
+    assert time.monotonic() - started < 20  # a failure bound: it did not wait for the server
+    pid = int(child.read_text())
+    try:
+        assert running(pid)
+    finally:
+        subprocess.run(["kill", str(pid)], check=False)
+
+
 def test_bash_abort_stops_at_once(tmp_path: Path) -> None:
     async def go() -> tuple[ToolOutput, float]:
         signal = AbortSignal()

@@ -16,6 +16,13 @@ from rein.agent.tools import _args
 DEFAULT_TIMEOUT = 120
 MAX_OUTPUT = 30_000
 KILL_GRACE = 2.0
+DRAIN = 0.3
+"""Seconds the output is still read after the shell exits: a process it started in the background
+(`npm run dev &`) may hold the output open for as long as it runs, and the call does not wait for it."""
+
+_background: set[asyncio.Future[None]] = set()
+"""Readers still draining the output of background processes after their call returned: kept reading,
+so a server's next log line does not meet a closed pipe."""
 
 
 def truncate(output: str, limit: int = MAX_OUTPUT, earlier: int = 0) -> str:
@@ -85,34 +92,56 @@ class Bash:
         timeout = _args.integer(args, "timeout", DEFAULT_TIMEOUT, minimum=1)
         if not Path(context.cwd).is_dir():
             raise ToolError(f"working directory {context.cwd} does not exist")
-        process = await asyncio.create_subprocess_exec(
-            "bash",
-            "-c",
-            command,
-            cwd=context.cwd,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-            start_new_session=True,  # its own process group, so abort reaches its children too
+        # The output pipe is ours, not asyncio's: `process.wait()` then returns when the shell exits,
+        # not when the last process holding the pipe open (a server started with `&`) closes it.
+        read_end, write_end = os.pipe()
+        try:
+            process = await asyncio.create_subprocess_exec(
+                "bash",
+                "-c",
+                command,
+                cwd=context.cwd,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=write_end,
+                stderr=write_end,
+                start_new_session=True,  # its own process group, so abort reaches its children too
+            )
+        finally:
+            os.close(write_end)
+        stream = asyncio.StreamReader()
+        transport, _ = await asyncio.get_running_loop().connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(stream), os.fdopen(read_end, "rb", 0)
         )
         tail = _Tail()
+        returned = False
 
         async def pump() -> None:
-            assert process.stdout is not None
-            while data := await process.stdout.read(4096):
-                tail.feed(data)
-                context.on_update(ToolOutput(text=tail.text()))
-            await process.wait()
+            try:
+                while data := await stream.read(4096):
+                    if not returned:
+                        tail.feed(data)
+                        context.on_update(ToolOutput(text=tail.text()))
+            finally:
+                transport.close()
 
         reader = asyncio.ensure_future(pump())
+        exited = asyncio.ensure_future(process.wait())
         aborted = asyncio.ensure_future(context.abort.wait())
         try:
             done, _ = await asyncio.wait(
-                {reader, aborted}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+                {exited, aborted}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
             )
         finally:
             aborted.cancel()
-        if reader not in done:
+        if exited in done:  # the shell is done; what it left running in the background is not waited for
+            await asyncio.wait({reader}, timeout=DRAIN)
+            returned = True
+            if not reader.done():
+                _background.add(reader)
+                reader.add_done_callback(_background.discard)
+        else:
+            exited.cancel()
+        if exited not in done:
             await _kill_group(process)
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
