@@ -1,5 +1,7 @@
 """`no-dev-server` read as each tool reads its words: watch flags, script names, the subcommand read two
-ways, the wrappers that bound or rerun a command, and a script name rein cannot read."""
+ways, the wrappers that bound or rerun a command, a script name rein cannot read, globs (read by their
+pattern), the subcommands and options of a server that exit, and tools rein does not know (read by
+their options)."""
 
 from __future__ import annotations
 
@@ -7,9 +9,12 @@ from dataclasses import replace
 
 import pytest
 
+from rein.steering._defaults._server_kit import EXITS
 from rein.steering._defaults._server_read import flag, readings, scripted
+from rein.steering._defaults._server_rules import dev_server
 from rein.steering._defaults._server_tables import TOOLS, flags
-from rein.steering._defaults._servers import COMMANDS, dev_server
+from rein.steering._defaults._server_words import lead, may_be, pattern
+from rein.steering._defaults._servers import COMMANDS
 from rein.steering.bash import UNKNOWN, CommandRef, Word, analyze
 from tests.steering.conftest import CWD, HOME, Check, make_context
 
@@ -96,9 +101,10 @@ def test_a_wrapper_that_bounds_or_detaches_comes_before_a_watcher() -> None:
     assert dev_server(_ref("npm run dev", ("docker run -d",)), context) is False
     assert dev_server(_ref("npm run dev", ("podman run --detach",)), context) is False
     assert dev_server(_ref("npm run dev", ("nohup",)), context) is True
-    assert dev_server(_ref("date", ("watch",)), context) is True  # watch reruns it forever
-    assert dev_server(_ref("date", ("timeout", "watch")), context) is False
-    assert dev_server(_ref("date", ("watch", "timeout")), context) is True
+    assert dev_server(_ref("npm test", ("watch",)), context) is True  # watch reruns it forever
+    assert dev_server(_ref("npm test", ("timeout", "watch")), context) is False
+    assert dev_server(_ref("npm test", ("watch", "timeout")), context) is True
+    assert dev_server(_ref("date", ("watch",)), context) is False  # `watch date` itself is read instead
 
 
 @pytest.mark.parametrize(
@@ -121,4 +127,181 @@ def test_every_tool_in_the_tables_is_on_the_rules_list() -> None:
     names = {key.split()[0].rpartition("/")[2] for key in TOOLS}
     assert names - COMMANDS == {"console"}  # read through `php bin/console`
     for key, tool in TOOLS.items():
-        assert tool.serves or tool.quiet is not None or tool.watch.longs or tool.watch.shorts, key
+        serving = tool.serves or tool.quiet is not None or tool.watch.longs or tool.watch.shorts
+        assert serving or tool is EXITS, key
+
+
+def _word(line: str) -> Word:
+    return analyze(f"true {line}", cwd=CWD, home=HOME).refs[0].argv[1]
+
+
+@pytest.mark.parametrize(
+    ("text", "glob", "leading"),
+    [
+        ("tests/unit/test_*.py", "tests/unit/test_*.py", "tests/unit/test_"),
+        ("tests/a.py::test_b[2]", "tests/a.py::test_b[2]", "tests/a.py::test_b"),
+        ('"src"/*.ts', "src/*.ts", "src/"),
+        ("*", "*", ""),
+        ("--w*", "--w*", "--w"),
+        ("$X", None, ""),
+        ("--watch=$W", None, "--watch="),
+    ],
+)
+def test_a_glob_is_read_by_its_pattern_and_leading_text(text: str, glob: str | None, leading: str) -> None:
+    word = _word(text)
+    assert (pattern(word), lead(word)) == (glob, leading)
+
+
+@pytest.mark.parametrize(
+    ("text", "may"),
+    [
+        ("tests/unit/test_*.py", False),  # a literal path before the glob: never an option
+        ("src/**/*.test.js", False),
+        ("*.ts", False),  # matches `-w.ts` at most, which is no option
+        ("*", True),  # a file named `--watch` would do
+        ("--w*", True),
+        ("-?", False),  # jest has no short watch option; tsc's `-w` it may be
+        ("$X", True),
+        ("--watch=$W", True),
+        ("src/$F", False),
+    ],
+)
+def test_a_dynamic_word_may_be_the_watch_option_only_where_its_text_allows(text: str, may: bool) -> None:
+    assert may_be(_word(text), (), TOOLS["jest"].watch) is may
+
+
+def test_a_short_glob_may_be_a_short_watch_option() -> None:
+    assert may_be(_word("-?"), (), TOOLS["tsc"].watch) is True
+    assert may_be(_word("-?"), ("serve",), None) is False
+
+
+@pytest.mark.parametrize(
+    ("command", "blocked"),
+    [
+        ("pytest tests/unit/test_*.py", False),
+        ("pytest tests/a.py::test_b[2]", False),
+        ("npx vitest run src/*.spec.ts", False),
+        ("jest src/**/*.test.js", False),
+        ("tsc src/*.ts", False),
+        ("jest *", True),
+        ("jest $X", True),
+        ("jest --$MODE", True),
+        ("jest --watch=$W", True),
+        ("vite *", True),  # `*` may expand to `build`, or not
+        ("vite src/*", True),  # a root to serve, never `build`
+    ],
+)
+def test_a_glob_in_a_runners_arguments_is_no_watch_flag(check: Check, command: str, blocked: bool) -> None:
+    verdict = check(command)
+    assert verdict.allow is not blocked, verdict.reason
+    assert blocked is False or verdict.rule == "no-dev-server"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "jupyter notebook list",
+        "jupyter lab build",
+        "jupyter notebook --generate-config",
+        "jupyter server list",
+        "jupyter-lab --version",
+        "jupyter lab clean",
+        "gunicorn --check-config app:app",
+        "gunicorn --print-config app:app",
+        "uvicorn --help",
+        "flask routes",
+        "django-admin check",
+        "puma --version",
+        "redis-server --version",
+        "redis-server --test-memory 64",
+        "mongod --version",
+        "mysqld --initialize-insecure",
+        "postgres -C max_connections -D data",
+        "nginx -t",
+        "caddy validate",
+        "cargo watch --help",
+        "pm2 list",
+        "forever list",
+        "reflex init",
+        "modd -p",
+        "containerd config default",
+        "traefik version",
+        "influxd version",
+        "appium driver install uiautomator2",
+        "code-server --install-extension ms-python.python",
+    ],
+)
+def test_a_server_tools_subcommands_and_options_that_exit_run(check: Check, command: str) -> None:
+    verdict = check(command)
+    assert verdict.allow, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("command", "blocked"),
+    [
+        ("jupyter lab", True),
+        ("jupyter lab notebooks/analysis.ipynb", True),
+        ("jupyter lab $DIR", True),
+        ("jupyter kernel --kernel=python3", True),
+        ("jupyter-lab", True),
+        ("jupyter-lab build", False),
+    ],
+)
+def test_jupyter_serves_unless_told_a_subcommand_that_exits(
+    check: Check, command: str, blocked: bool
+) -> None:
+    assert check(command).allow is not blocked
+
+
+@pytest.mark.parametrize(
+    ("command", "blocked"),
+    [
+        ("mytool --watch", True),
+        ("./scripts/dev.sh --reload", True),
+        ("mytool --serve --port 8080", True),
+        ("mytool --hot", True),
+        ("mytool --livereload", True),
+        ("aws-thing tail --follow", True),
+        ("mytool --watch=false", False),
+        ("mytool --no-watch", False),
+        ("mytool --watch --help", False),
+        ("mytool -- --watch", False),
+        ("mytool serve", False),  # a tool that serves by default, named in an unknown command's arguments
+        ("jj next", False),  # is too weak a guess (`next` is also Next.js)
+        ("mpc next", False),
+        ("mytool next dev", False),
+        ("mytool start", False),  # `start` serves only for the tools known to serve
+        ("mytool --live", False),  # `virsh migrate --live` ends
+        ("firewall-cmd --reload", False),
+        ("http --follow GET example.com", False),
+        ("prlimit --nofile=64 redis-server", False),  # a guess: rein does not know prlimit runs it
+        ("mprocs 'redis-server --port 6380'", False),
+        ("mprocs 'npm run dev'", True),  # a guess with a serving word of its own
+        ("mprocs 'redis-server --daemonize yes'", False),
+    ],
+)
+def test_a_tool_rein_does_not_know_is_read_by_its_options(check: Check, command: str, blocked: bool) -> None:
+    verdict = check(command)
+    assert verdict.allow is not blocked, verdict.reason
+
+
+def test_an_inert_command_is_never_read_by_its_options(check: Check) -> None:
+    assert check("echo --watch --reload").allow
+    assert check("grep -rn -- --watch src").allow
+
+
+@pytest.mark.parametrize(
+    ("command", "blocked"),
+    [
+        ("sleep 7200", True),
+        ("sleep 1h", True),
+        ("sleep 1800 1800", True),
+        ("sleep 59m", False),
+        ("sleep 30", False),
+        ("sleep $DELAY", False),
+    ],
+)
+def test_a_sleep_past_any_time_limit_never_ends_for_the_agent(
+    check: Check, command: str, blocked: bool
+) -> None:
+    assert check(command).allow is not blocked

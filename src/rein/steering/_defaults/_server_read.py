@@ -4,7 +4,8 @@ watching (or following) on or off, the subcommand that serves, and a package scr
 Most tools' options are not all known to rein, so the subcommand is read two ways: every word that is
 no option (`flask --debug run`), and every word that also follows no option (`flask --app app run`).
 A tool serves if either reading says so; a word rein cannot read (`next $CMD`) may be the serving
-subcommand, which is UNKNOWN.
+subcommand, which is UNKNOWN, while a glob is read by its pattern (`_server_words`: `jest src/*.test.js`
+names files, never `--watch`).
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from rein.steering._args import Args, read, unreadable
-from rein.steering._defaults._server_tables import FALSY, QUIET_VERBS, SERVING_WORDS, Flags, Tool
+from rein.steering._args import Args, read
+from rein.steering._defaults._server_kit import FALSY, Flags, Tool
+from rein.steering._defaults._server_tables import QUIET_VERBS, SERVING_WORDS
+from rein.steering._defaults._server_words import may_be, may_be_option
 from rein.steering._rule import Tri
 from rein.steering.bash import UNKNOWN, Unknown, Word
 from rein.steering.bash.commands import Options
@@ -33,7 +36,8 @@ def tool_serves(tool: Tool, args: Words, own: Words | None = None) -> Tri:
         return True
     if tool.watching and watched is False:  # `vitest --watch=false`, `ng test --no-watch`
         return False
-    return _subcommand(tool, args)
+    served = _subcommand(tool, args)
+    return UNKNOWN if served is False and may_be_option(own, tool.watch) else served  # `jest --$MODE`
 
 
 def readings(args: Words) -> tuple[list[int], list[int]]:
@@ -65,7 +69,7 @@ def _subcommand(tool: Tool, args: Words) -> Tri:
         if "" in tool.serves and not (plain and skipping):
             answers.append(True)  # given none, it serves (`vite --port 3000`); `ping` needs a host
         return False if False in answers else True if True in answers else UNKNOWN if answers else False
-    answers = [_named(tool.serves, args, found) for found in (plain, skipping)]
+    answers = [_named(tool, args, found) for found in (plain, skipping)]
     return True if True in answers else answers[1]
 
 
@@ -75,22 +79,24 @@ def _unquiet(quiet: frozenset[str], word: Word) -> Tri:
     return True if maybe(word, quiet) is False else UNKNOWN
 
 
-def _named(serves: frozenset[str], args: Words, found: list[int]) -> Tri:
+def _named(tool: Tool, args: Words, found: list[int]) -> Tri:
     if not found:
-        return "" in serves
+        return "" in tool.serves
     word = args[found[0]]
-    if word.dynamic:
-        return maybe(word, serves)
-    pair = f"{word.value} {args[found[1]].value}" if len(found) > 1 else word.value
-    return word.value in serves or pair in serves
+    if word.dynamic:  # a serving subcommand, or the watch option (`jest $X`; not `jest src/*.test.js`)
+        return UNKNOWN if may_be(word, tool.serves, tool.watch) else False
+    second = args[found[1]] if len(found) > 1 else None
+    pair = f"{word.value} {second.value}" if second is not None else word.value
+    if pair in tool.stops:  # `jupyter lab build`
+        return False
+    if second is not None and second.dynamic and word.value in tool.serves and tool.stops:
+        return UNKNOWN if may_be(second, (name.split()[1] for name in tool.stops)) else True
+    return word.value in tool.serves or pair in tool.serves
 
 
 def maybe(word: Word, names: Iterable[str]) -> Tri:
     """UNKNOWN when a word rein cannot read fully may be one of `names`, else False."""
-    first = word.parts[0] if word.parts else word.value
-    if isinstance(first, str):
-        return UNKNOWN if any(name.startswith(first) for name in names) else False
-    return UNKNOWN if unreadable(word) else False
+    return UNKNOWN if may_be(word, names) else False
 
 
 def flag(args: Words, flags: Flags) -> bool | None:

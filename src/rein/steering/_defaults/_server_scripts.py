@@ -115,12 +115,25 @@ def deno(args: Words, script: Script) -> Tri:
     return script(named.operands[0], named.operands[1:])
 
 
+def composer(args: Words, script: Script) -> Tri:
+    """`composer run dev`, `composer run-script dev`, `composer dev` (a script named as a command)."""
+    operands = read(argv("composer", args), 1, t.COMPOSER).operands
+    if not operands or operands[0].dynamic:
+        return UNKNOWN if operands else False
+    if operands[0].value in ("run", "run-script"):
+        found = read(operands, 1, t.COMPOSER_RUN)
+        named = found.operands
+        return False if found.has("--list", "-l") or not named else script(named[0], named[1:])
+    return False if operands[0].value in t.COMPOSER_COMMANDS else script(operands[0], operands[1:])
+
+
 MANAGERS: dict[str, Callable[[Words, Script], Tri]] = {
     "npm": npm,
     "pnpm": pnpm,
     "yarn": yarn,
     "bun": bun,
     "deno": deno,
+    "composer": composer,
 }
 
 
@@ -206,6 +219,12 @@ def engine(name: str, args: Words) -> Tri:
         return False
     if family == "docker" and operands[0].value == "compose":
         return compose(f"{name} compose", operands[1:])
+    if family == "docker" and operands[0].value == "run":  # `docker run -p 8080:80 nginx` serves
+        found = read(operands, 1, tool_spec(f"{name} run"))
+        detach = [value for option, value in found.options if option in ("-d", "--detach")]
+        detached = bool(detach) and (detach[-1] is None or detach[-1].value.lower() not in t.FALSY)
+        given = len(found.operands) > 1  # `docker run -p 80:80 nginx ls -l`: its own command, which exits
+        return found.has("-p", "--publish", "-P", "--publish-all") and not detached and not given
     tool = TOOLS.get(f"{family} {operands[0].value}")
     return False if tool is None else tool_serves(tool, operands[1:])
 

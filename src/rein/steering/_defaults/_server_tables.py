@@ -1,88 +1,45 @@
 """The tables `no-dev-server` reads: which commands never exit, by subcommand, option or script name.
 
-A `Tool` says how one command (or one subcommand, keyed `"kubectl logs"`) behaves: the subcommands that
-serve, or that it serves unless given one of its other subcommands (`vite` serves, `vite build` does
-not); the options that make it watch, serve or follow (`--watch`, `-f`), read as that tool reads them
-(`-w` is watch for tsc and maxWorkers for jest; `--watch=false` and `--no-watch` are off); and the options
-that make it exit or detach (`karma start --single-run`, `symfony serve -d`). Entries follow each tool's
-documented CLI; the `pnpm run` and `deno task` option tables are from pnpm.io and docs.deno.com.
+Each `Tool` (see `_server_kit`) follows the tool's documented CLI; `_server_families` adds the less
+common stacks, daemons and monitors. The `pnpm run` and `deno task` option tables are from pnpm.io and
+docs.deno.com.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from rein.steering._defaults._server_families import FAMILIES
+from rein.steering._defaults._server_kit import (
+    ALWAYS,
+    DAEMON,
+    FALSY,
+    FOLLOW,
+    GENERIC_WATCH,
+    NEEDS,
+    NONE,
+    WATCH,
+    WATCH_W,
+    Flags,
+    Tool,
+    flags,
+    serves,
+    unless,
+    watch,
+)
 from rein.steering.bash.commands import Options, long_options, tool_spec
 
+__all__ = ["FALSY", "GENERIC_WATCH", "NONE", "Flags", "Tool", "flags"]
 
-@dataclass(frozen=True, slots=True)
-class Flags:
-    """Options by long name (`watch` is `--watch`, also `-watch` as tsc reads it) and short letters."""
-
-    longs: frozenset[str] = frozenset()
-    shorts: str = ""
-    bundles: bool = False
-    """Short flags cluster (`rollup -cw`), so a letter inside a cluster counts too."""
-
-
-NONE = Flags()
-
-
-@dataclass(frozen=True, slots=True)
-class Tool:
-    serves: frozenset[str] = frozenset()
-    """Subcommands (one or two words) that never exit; `""` when it is given none."""
-    quiet: frozenset[str] | None = None
-    """Set: it serves unless its first operand is one of these (`vite build`); `frozenset()`: always."""
-    watch: Flags = NONE
-    """Options that make any subcommand watch, serve or follow."""
-    exits: Flags = NONE
-    """Options that make it exit or detach."""
-    watching: bool = False
-    """Serving is its default watch mode, which `--no-watch`/`--watch=false` turns off (`vitest`)."""
-
-
-def _set(names: str) -> frozenset[str]:
-    """Names separated by blanks; `+` joins the words of a two-word subcommand (`pages+dev`)."""
-    return frozenset(name.replace("+", " ") for name in names.split())
-
-
-def serves(names: str, watch: Flags = NONE, exits: Flags = NONE, bare: bool = False) -> Tool:
-    """A tool whose subcommands `names` serve (`bare`: also when given none, `next` is `next dev`)."""
-    return Tool(serves=_set(names) | ({""} if bare else set()), watch=watch, exits=exits)
-
-
-def unless(
-    quiet: str = "", watch: Flags = NONE, exits: Flags = NONE, watching: bool = False, bare: bool = True
-) -> Tool:
-    """A tool that serves unless its first operand is one of `quiet` (always, when empty); `bare` False:
-    not when given no operand at all (`ping` needs a host, `watch` a command)."""
-    quiet_set = _set(quiet) | {"help", "version"}
-    return Tool(
-        serves=frozenset({""} if bare else ()), quiet=quiet_set, watch=watch, exits=exits, watching=watching
-    )
-
-
-def flags(longs: str, shorts: str = "", bundles: bool = False) -> Flags:
-    return Flags(frozenset(longs.split()), shorts, bundles)
-
-
-def watch(longs: str = "watch", shorts: str = "", bundles: bool = False) -> Tool:
-    """A tool that watches only when told to (`tsc -w`)."""
-    return Tool(watch=flags(longs, shorts, bundles))
-
-
-ALWAYS = unless()
-NEEDS = unless(bare=False)
-"""Serves when given something to serve or run (`gunicorn app:app`, `entr make`)."""
-WATCH = flags("watch")
-WATCH_W = flags("watch", "w", bundles=True)
-FOLLOW = watch("follow", "f")
-DAEMON = flags("daemon detach", "d")
-
-GENERIC_WATCH = flags("watch watchAll watch-all")
-"""What a script or an unknown tool is taken to read as watch: not `-w` (maxWorkers to jest)."""
+_JUPYTER_EXITS = flags("generate-config show-config show-config-json paths version help-all")
+_JUPYTER_QUIET = (
+    "list stop password build clean path paths workspaces workspace extension labextension licenses"
+)
+_JUPYTER_STOPS = " ".join(
+    f"{app}+{word}" for app in ("notebook", "lab", "server") for word in _JUPYTER_QUIET.split()
+)
+"""`jupyter lab build`, `jupyter notebook list`, `jupyter server stop`: they exit."""
+_JUPYTER = unless(_JUPYTER_QUIET, exits=_JUPYTER_EXITS)
 
 TOOLS: dict[str, Tool] = {
     # JavaScript servers and frameworks
@@ -94,8 +51,8 @@ TOOLS: dict[str, Tool] = {
     "ng test": unless(watch=WATCH, watching=True), "ng t": unless(watch=WATCH, watching=True),
     "react-scripts": serves("start"),
     "react-scripts test": unless(watch=flags("watch watchAll"), watching=True), "craco": serves("start"),
-    "vue-cli-service": serves("serve"), "umi": serves("dev"), "rsbuild": serves("dev preview"),
-    "rspack": serves("serve dev preview"), "farm": serves("start dev preview", bare=True),
+    "vue-cli-service": serves("serve"), "umi": serves("dev"), "rsbuild": serves("dev preview", WATCH_W),
+    "rspack": serves("serve dev preview", WATCH_W), "farm": serves("start dev preview", bare=True),
     "vinxi": serves("dev"), "solid-start": serves("dev"), "electron-vite": serves("dev preview"),
     "electron-forge": serves("start"), "expo": serves("start"), "react-native": serves("start"),
     "ionic": serves("serve"), "cordova": serves("serve"), "quasar": serves("dev serve"),
@@ -103,7 +60,8 @@ TOOLS: dict[str, Tool] = {
     "blitz": serves("dev start"), "docusaurus": serves("start serve"), "vuepress": serves("dev"),
     "hexo": serves("server s"), "gridsome": serves("develop"), "storybook": serves("dev"),
     "start-storybook": ALWAYS, "webpack": serves("serve server s watch w", WATCH_W),
-    "webpack-dev-server": ALWAYS, "wrangler": serves("dev pages+dev"), "vercel": serves("dev"),
+    "webpack-dev-server": ALWAYS, "wrangler": serves("dev pages+dev tail"),
+    "vercel": serves("dev", flags("follow")),
     "netlify": serves("dev serve"), "firebase": serves("serve emulators:start"), "convex": serves("dev"),
     "tauri": serves("dev"), "sst": serves("dev"), "serverless": serves("offline dev"),
     "sls": serves("offline dev"), "hardhat": serves("node"), "ganache": ALWAYS, "ganache-cli": ALWAYS,
@@ -130,18 +88,21 @@ TOOLS: dict[str, Tool] = {
     "node": watch("watch watch-path"), "nodejs": watch("watch watch-path"), "wtr": watch(),
     "web-test-runner": watch(), "templ": watch(),
     # Python
-    "uvicorn": NEEDS, "gunicorn": NEEDS, "hypercorn": NEEDS, "daphne": NEEDS, "granian": NEEDS,
+    "uvicorn": NEEDS, "gunicorn": unless(exits=flags("check-config print-config daemon", "D"), bare=False),
+    "hypercorn": NEEDS, "daphne": NEEDS, "granian": NEEDS,
     "waitress-serve": NEEDS, "http.server": ALWAYS, "SimpleHTTPServer": ALWAYS, "aiohttp.web": ALWAYS,
     "sanic": NEEDS, "fastapi": serves("dev run"), "flask": serves("run"), "litestar": serves("run"),
     "django": serves("runserver runserver_plus testserver"),
     "django-admin": serves("runserver runserver_plus testserver"),
     "manage.py": serves("runserver runserver_plus runsslserver testserver"), "streamlit": serves("run hello"),
     "gradio": unless("deploy cc environment info"), "panel": serves("serve"), "bokeh": serves("serve"),
-    "solara": serves("run"), "shiny": serves("run"), "reflex": serves("run", bare=True),
+    "solara": serves("run"), "shiny": serves("run"),
+    "reflex": unless("init export deploy login logout db script component rename cloud", bare=False),
     "chainlit": serves("run"), "marimo": serves("edit run tutorial"), "voila": ALWAYS,
-    "jupyter": serves("notebook lab server"), "jupyter-lab": ALWAYS, "jupyterlab": ALWAYS,
-    "jupyter-notebook": ALWAYS, "notebook": ALWAYS, "jupyter-server": ALWAYS, "mlflow": serves("ui server"),
-    "tensorboard": ALWAYS,
+    "jupyter": serves("notebook lab server kernel", exits=_JUPYTER_EXITS, stops=_JUPYTER_STOPS),
+    "jupyter-lab": _JUPYTER, "jupyterlab": _JUPYTER, "jupyter-notebook": _JUPYTER, "notebook": _JUPYTER,
+    "jupyter-server": _JUPYTER, "mlflow": serves("ui server"),
+    "tensorboard": unless(exits=flags("inspect")),
     "datasette": unless("inspect install uninstall publish package plugins create-token", exits=flags("get")),
     "mkdocs": serves("serve"), "sphinx-autobuild": ALWAYS, "pelican": watch("listen autoreload", "lr", True),
     "quarto": serves("preview serve"), "pydoc": watch("", "bp"),
@@ -156,7 +117,9 @@ TOOLS: dict[str, Tool] = {
     "overmind": serves("start s"), "hivemind": ALWAYS, "guard": unless("init list show notifiers"),
     "middleman": serves("server s", bare=True), "jekyll": serves("serve s server", WATCH_W),
     "hanami": serves("server dev"), "sidekiq": ALWAYS, "bin/dev": ALWAYS,
-    "artisan": serves("serve octane:start queue:work queue:listen horizon reverb:start pail"),
+    "artisan": serves(
+        "serve octane:start queue:work queue:listen horizon reverb:start pail schedule:work websockets:serve"
+    ),
     "console": serves("server:run"), "symfony": serves("serve server:start local:server:start", exits=DAEMON),
     "sail": serves("up", exits=DAEMON), "wp": serves("server"), "drush": serves("runserver rs"),
     "frankenphp": serves("run php-server"), "mix": serves("phx.server"), "mix run": watch("no-halt"),
@@ -174,12 +137,13 @@ TOOLS: dict[str, Tool] = {
     "docker stats": unless(exits=flags("no-stream")), "docker attach": ALWAYS, "kubectl logs": FOLLOW,
     "kubectl port-forward": ALWAYS, "kubectl proxy": ALWAYS, "kubectl attach": ALWAYS,
     "kubectl get": watch("watch watch-only", "w"), "kubectl events": watch("watch", "w"), "stern": NEEDS,
-    "kubetail": NEEDS, "tilt": serves("up"), "skaffold": serves("dev"), "devspace": serves("dev"),
+    "kubetail": NEEDS, "tilt": serves("up"), "skaffold": serves("dev debug"), "devspace": serves("dev"),
     "minikube": serves("dashboard tunnel mount"), "localstack": serves("start", exits=DAEMON),
     "ngrok": serves("http tcp tls start tunnel"), "caddy": serves("run file-server reverse-proxy"),
     "redis-server": ALWAYS, "valkey-server": ALWAYS, "redis-stack-server": ALWAYS,
-    "mongod": unless(exits=flags("fork")), "memcached": unless(exits=flags("daemon", "d")),
-    "mysqld": ALWAYS,
+    "mongod": unless(exits=flags("fork shutdown repair sysinfo")),
+    "memcached": unless(exits=flags("daemon", "d")),
+    "mysqld": unless(exits=flags("initialize initialize-insecure daemonize validate-config print-defaults")),
     "minio": serves("server"), "etcd": ALWAYS, "consul": serves("agent"), "vault": serves("server"),
     "nats-server": ALWAYS, "mailhog": ALWAYS, "mailpit": ALWAYS,
     "git": serves("daemon instaweb", exits=flags("detach inetd start stop restart")),
@@ -188,16 +152,18 @@ TOOLS: dict[str, Tool] = {
     # Followers and waiters
     "tail": watch("follow", "fF", bundles=True), "journalctl": watch("follow", "f", bundles=True),
     "dmesg": watch("follow follow-new", "wW", bundles=True), "adb logcat": unless(exits=flags("", "cdt")),
-    "multitail": NEEDS, "watch": unless(exits=flags("chgexit equexit", "gq"), bare=False), "entr": NEEDS,
+    "multitail": NEEDS, "watch": unless(exits=flags("chgexit equexit", "gq"), bare=False),
+    "entr": unless(exits=flags("", "z", True), bare=False),
     "watchexec": ALWAYS, "watchman-make": ALWAYS, "when-changed": NEEDS,
     "fswatch": unless(exits=flags("one-event", "1"), bare=False), "inotifywait": watch("monitor", "m", True),
     "nc": watch("listen", "l", True), "ncat": watch("listen", "l", True),
     "ping": unless(exits=flags("count deadline", "cw", bundles=True), bare=False),
     "ssh": Tool(watch=flags("", "N", True), exits=flags("", "f", True)),
     "autossh": unless(exits=flags("", "f", True), bare=False),
+    **FAMILIES,
 }  # fmt: skip
 
-REPEATERS = frozenset({"watch", "watchexec", "entr", "nodemon"})
+REPEATERS = frozenset({"watch", "watchexec", "entr", "nodemon", "rerun"})
 """Watchers that rerun the command they run forever (`watch -n1 'npm test'`)."""
 ENGINES = frozenset({"docker", "podman", "nerdctl", "docker-compose", "podman-compose"})
 """Container engines: a command they run detached (`docker run -d`) does not hold the shell."""
@@ -205,7 +171,8 @@ ENGINES = frozenset({"docker", "podman", "nerdctl", "docker-compose", "podman-co
 RUNS_COMMANDS = frozenset({
     "watch", "watchexec", "entr", "nodemon", "ts-node-dev", "tsnd", "node-dev", "chokidar", "onchange",
     "when-changed", "watchmedo", "gow", "air", "reflex", "ssh", "autossh", "concurrently", "timeout",
-    "gtimeout", "cargo-watch", "ptw", "node", "nodejs", "python", "ruby", "php", "iex",
+    "gtimeout", "cargo-watch", "ptw", "node", "nodejs", "python", "ruby", "php", "iex", "rerun", "wgo",
+    "supervisor", "watchfiles", "hupper",
 })  # fmt: skip
 """Commands that pass the words after their first operand to the command they run: only a `--help`
 before it asks them for help (`watchexec make --help` runs `make --help` on every change)."""
@@ -353,4 +320,15 @@ NX_COMMANDS = frozenset({
     "repair", "view-logs", "import", "login", "logout", "record", "fix-ci", "mcp", "print-affected",
 })  # fmt: skip
 """nx's own commands; any other word is a target (`nx serve web`, `nx web:serve`)."""
-FALSY = frozenset({"false", "0", "no", "off", "n"})
+COMPOSER = Options(short_value="d", long=long_options("working-dir="))
+"""composer's global options that take a value (getcomposer.org/doc/03-cli.md)."""
+COMPOSER_RUN = Options(long=long_options("timeout=", "dev", "no-dev", "list"), permute=False)
+COMPOSER_COMMANDS = frozenset({
+    "about", "archive", "audit", "browse", "home", "bump", "check-platform-reqs", "clear-cache",
+    "clearcache", "cc", "config", "create-project", "depends", "why", "diagnose", "dump-autoload",
+    "dumpautoload", "exec", "fund", "global", "help", "init", "install", "i", "licenses", "list",
+    "outdated", "prohibits", "why-not", "reinstall", "remove", "rm", "uninstall", "require", "r",
+    "search", "self-update", "selfupdate", "show", "info", "status", "suggests", "update", "u", "upgrade",
+    "validate",
+})  # fmt: skip
+"""composer's own commands; any other word runs a script of composer.json (`composer dev`)."""

@@ -1,15 +1,14 @@
-"""`no-dev-server`: commands that never exit (dev servers, watchers, followers), so the agent's shell
-would hang until its timeout.
+"""How `no-dev-server` reads one command: whether it never exits (a dev server, a watcher, a follower),
+by its entry in `_server_tables`.
 
 Runners are already unwrapped (`npx vite`, `pnpm dlx vite`, `python -m http.server` each give the inner
-command its own ref), so this reads one command at a time, by its entry in `_server_tables`: a tool
-whose subcommand or options serve, watch or follow as that tool reads them (`vite`, `flask run`, `tsc
--w`, `tail -f`; not `jest -w 4` nor `--watch=false`); a package manager's script, found with the
-manager's own options (`npm run -w web dev` runs `dev`) and read by its name (`dev:web`, not
-`build:dev`) or as the tool it is named after (`pnpm vite`, `npm run tauri dev`); a script an
-interpreter runs (`python manage.py runserver`). `--help` and `--version` exit, and so does whatever runs
-under `timeout` or detached (`docker run -d`); whatever a watcher reruns never does. A script name rein
-cannot read (`npm run "$S"`) may serve: UNKNOWN.
+command its own ref), so this reads one command at a time: a tool whose subcommand or options serve,
+watch or follow as that tool reads them (`vite`, `flask run`, `tsc -w`, `tail -f`; not `jest -w 4` nor
+`--watch=false`); a package manager's script, found with the manager's own options (`npm run -w web
+dev` runs `dev`) and read by its name (`dev:web`, not `build:dev`) or as the tool it is named after
+(`pnpm vite`, `npm run tauri dev`); a script an interpreter runs (`python manage.py runserver`); what a
+launcher starts in the foreground (`stack exec -- yesod devel`, `systemd-run --scope`). `--help` and
+`--version` exit. A script name rein cannot read (`npm run "$S"`) may serve: UNKNOWN.
 """
 
 from __future__ import annotations
@@ -21,55 +20,32 @@ from collections.abc import Callable
 
 from rein.steering._args import read
 from rein.steering._defaults import _server_tables as t
+from rein.steering._defaults._server_daemons import DAEMONS
+from rein.steering._defaults._server_launch import LAUNCHERS
 from rein.steering._defaults._server_read import Words, any_of, argv, flag, readings, scripted, tool_serves
 from rein.steering._defaults._server_scripts import MANAGERS, RUNNERS
 from rein.steering._defaults._server_tables import NONE, TOOLS
 from rein.steering._rule import Tri
-from rein.steering._types import Context
-from rein.steering.bash import UNKNOWN, CommandRef, Word
+from rein.steering.bash import UNKNOWN, Word
 from rein.steering.bash.commands import Options, tool_spec
 
 
-def dev_server(ref: CommandRef, context: Context) -> Tri:
-    if not ref.argv:
-        return False
-    for label in ref.wrappers:  # outermost first: `timeout 9 watch x` ends, `watch timeout 9 x` does not
-        words = label.split() or [""]
-        if words[0] in ("timeout", "gtimeout") or (words[0] in t.ENGINES and {"-d", "--detach"} & {*words}):
-            return False
-        if words[0] in t.REPEATERS:
-            return True
-    if ref.name in t.REPEATERS and _reruns_listed(ref.name, ref.args):
-        return False  # checked on the command it reruns, after the rules about that command
-    return _command(ref.argv[0], ref.args)
-
-
-def _reruns_listed(name: str, args: Words) -> bool:
-    """Whether a watcher reruns a command on this rule's list, whose own ref the rule then reads (so `watch
-    git push -f` is blocked as a force push, the rule before this one); else it reads the watcher."""
-    if name == "nodemon":
-        values = [word.value for word in args]
-        command = next(
-            (args[i + 1] for i, value in enumerate(values[:-1]) if value in ("--exec", "-x")), None
-        )
-    else:
-        operands = read(argv(name, args), 1, tool_spec(name)).operands
-        command = operands[0] if operands else None
-    if command is None or command.dynamic or not command.value.split():
-        return False
-    return _key(command.value.split()[0]) in COMMANDS  # a string runs with `sh -c`: its first word
-
-
-def _command(word: Word, args: Words) -> Tri:
-    name = _key(word.value)
+def serves(word: Word, args: Words) -> Tri:
+    """Whether the command named by `word`, given `args`, never exits when run in the foreground."""
+    name = key(word.value)
     named = _NAMED_ONLY.get(name)
     if named is not None and not any(arg.dynamic or arg.value in named for arg in args):
         return False  # `git push -f`: none of git's serving subcommands named (the common case, fast)
     if _info(name, args):
         return False
+    launch = LAUNCHERS[name](args) if name in LAUNCHERS else None
+    if launch is not None:  # `stack exec -- yesod devel`; a detached one does not hold the shell
+        detached, command = launch
+        return False if detached or not command else serves(command[0], command[1:])
     if name in MANAGERS:
         return MANAGERS[name](args, _script)
-    test = RUNNERS.get(name) or _SPECIAL.get(name) or (_python if name in _PYTHONS else None)
+    test = RUNNERS.get(name) or _SPECIAL.get(name) or DAEMONS.get(name)
+    test = test or (_python if name in _PYTHONS else None)
     if test is not None:
         return test(name, args)
     for index in dict.fromkeys(found[0] for found in readings(args) if found):  # `kubectl logs -f`
@@ -81,10 +57,14 @@ def _command(word: Word, args: Words) -> Tri:
     if name not in t.RUNS_COMMANDS:
         return tool_serves(TOOLS[name], args)
     operands = read(argv(name, args), 1, tool_spec(name)).operands  # `watch -n1 grep -q x`: not watch's -q
-    return tool_serves(TOOLS[name], args, args[: len(args) - len(operands)])
+    own = args[: len(args) - len(operands)]
+    if own and own[-1].value == "--" and not own[-1].dynamic:  # `rerun -- rackup`: the command follows
+        args, own = (*own[:-1], *operands), own[:-1]
+    return tool_serves(TOOLS[name], args, own)
 
 
-def _key(path: str) -> str:
+def key(path: str) -> str:
+    """The name a command is listed by: its basename (`bin/dev` by its last two parts)."""
     name = posixpath.basename(path)
     return "bin/dev" if name == "dev" and path.endswith("bin/dev") else name
 
@@ -111,12 +91,12 @@ def _script(word: Word, args: Words) -> Tri:
     if any(arg.value in ("--help", "--version") for arg in args):
         return False  # the script prints its help
     if _is_tool(word.value):
-        return any_of([_command(word, args), not args and scripted(word.value)])
+        return any_of([serves(word, args), not args and scripted(word.value)])
     return scripted(word.value) or bool(flag(args, t.GENERIC_WATCH))
 
 
 def _is_tool(name: str) -> bool:
-    return name in TOOLS or name in MANAGERS or name in RUNNERS or name in _SPECIAL or name in _PYTHONS
+    return name in TOOLS or name in _READERS
 
 
 def _concurrently(name: str, args: Words) -> Tri:
@@ -126,7 +106,7 @@ def _concurrently(name: str, args: Words) -> Tri:
         prefix = next((p for p in t.CONCURRENTLY_SHORTCUTS if word.value.startswith(p)), "")
         parts = [Word.literal(part) for part in word.value[len(prefix) :].split()]
         if parts and not word.dynamic:
-            answers.append((_script if prefix else _command)(parts[0], parts[1:]))
+            answers.append((_script if prefix else serves)(parts[0], parts[1:]))
     return any_of(answers)
 
 
@@ -143,7 +123,7 @@ def _interpreter(options: Options, code: tuple[str, ...]) -> Callable[[str, Word
         base = re.sub(r"\.[cm]?js$", "", base) if "node_modules/" in path else base
         if not _is_tool(base) or not ("/" in path or "." in base or base == "artisan"):
             return False
-        return _command(Word.literal(base), found.operands[1:])
+        return serves(Word.literal(base), found.operands[1:])
 
     return test
 
@@ -169,16 +149,24 @@ def _iex(name: str, args: Words) -> Tri:
     """`iex -S mix phx.server`: the script after `-S`."""
     values = [word.value for word in args]
     start = values.index("-S") + 1 if "-S" in values else len(values)
-    return _command(args[start], args[start + 1 :]) if start < len(args) else False
+    return serves(args[start], args[start + 1 :]) if start < len(args) else False
+
+
+_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+LONG_SLEEP = 3600.0
+"""A sleep this long outlasts any host's time limit for a tool call: it holds the shell as `sleep
+infinity` does."""
 
 
 def _seconds(text: str) -> float | None:
-    match = re.fullmatch(r"(\d*\.?\d+(?:e[+-]?\d+)?|inf|infinity)[smhd]?", text, re.IGNORECASE)
-    return None if match is None else float(match[1])
+    match = re.fullmatch(r"(\d*\.?\d+(?:e[+-]?\d+)?|inf|infinity)([smhd]?)", text, re.IGNORECASE)
+    return None if match is None else float(match[1]) * _UNITS[match[2].lower()]
 
 
 def _sleep(name: str, args: Words) -> Tri:
-    return any(math.isinf(_seconds(word.value) or 0) for word in args if not word.dynamic)
+    """`sleep infinity`, `sleep 2h`, `sleep 1800 1800` (GNU sleep adds its operands)."""
+    total = sum(_seconds(word.value) or 0 for word in args if not word.dynamic)
+    return math.isinf(total) or total >= LONG_SLEEP
 
 
 def _timeout(name: str, args: Words) -> Tri:
@@ -186,7 +174,7 @@ def _timeout(name: str, args: Words) -> Tri:
     operands = read(argv(name, args), 1, tool_spec("timeout")).operands
     if len(operands) < 2 or operands[0].dynamic or _seconds(operands[0].value) != 0:
         return False
-    return _command(operands[1], operands[2:])
+    return serves(operands[1], operands[2:])
 
 
 _SPECIAL: dict[str, Callable[[str, Words], Tri]] = {
@@ -195,20 +183,25 @@ _SPECIAL: dict[str, Callable[[str, Words], Tri]] = {
 }  # fmt: skip
 _PYTHONS = frozenset({"python", "python3", *(f"python3.{minor}" for minor in range(6, 16)), "pypy", "pypy3"})
 
+_READERS = frozenset({*MANAGERS, *RUNNERS, *_SPECIAL, *_PYTHONS, *LAUNCHERS, *DAEMONS})
+"""Commands read by a function of their own rather than by their `Tool` alone."""
+
+_SUBKEYS: dict[str, set[str]] = {}
+for _entry in TOOLS:
+    if " " in _entry:
+        _SUBKEYS.setdefault(_entry.split()[0], set()).add(_entry.split()[1])
+
 _NAMED_ONLY = {
-    name: frozenset(
-        {*(served.split()[0] for served in tool.serves)}
-        | {key.split()[1] for key in TOOLS if key.startswith(f"{name} ")}
-    )
+    name: frozenset({*(served.split()[0] for served in tool.serves), *_SUBKEYS.get(name, ())})
     for name, tool in TOOLS.items()
     if " " not in name and tool.quiet is None and tool.watch == NONE and "" not in tool.serves
-    if name not in t.RUNS_COMMANDS and name not in {*MANAGERS, *RUNNERS, *_SPECIAL, *_PYTHONS}
+    if name not in t.RUNS_COMMANDS and name not in _READERS
 }
 """Tools that serve only when given one of a few words (git: `daemon`, `instaweb`), with those words:
 without any of them the tool cannot serve."""
 
-COMMANDS = frozenset({
-    *(posixpath.basename(key.split()[0]) for key in TOOLS), *MANAGERS, *RUNNERS, *_SPECIAL, *_PYTHONS
-}) - {"console"}  # fmt: skip
-"""Every command `dev_server` can say yes to: the rule's command list (not `console`, a word too common in
-other commands' arguments to look for there; `php bin/console server:run` is read through php)."""
+_HEADS = {entry.split()[0] for entry in TOOLS}
+COMMANDS = frozenset({*_HEADS, *map(posixpath.basename, _HEADS), *_READERS}) - {"console"}
+"""Every command `serves` can say yes to by name (not `console`, a word too common in the arguments of
+unknown commands, which the rules scan for listed servers; `php bin/console server:run` is read
+through php)."""
