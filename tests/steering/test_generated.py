@@ -72,9 +72,13 @@ def test_a_blocked_command_stays_blocked_in_every_runner(
     blocked_by(check, fill(template, seed), rule)
 
 
+_DETACHING = ("setsid -f ", "tmux send-keys", "tmux split-window", "screen -S job -X stuff")
+
+
 def _bounded(template: str, rule: str) -> bool:
-    """`timeout N cmd` ends cmd after N seconds, so a server under it does not hang the shell."""
-    return rule == "no-dev-server" and template.startswith("timeout ")
+    """`timeout N cmd` ends cmd after N seconds, and a runner that detaches it does not hold the shell:
+    a server under either does not hang the agent (`no-background-server` is the opt-in for these)."""
+    return rule == "no-dev-server" and (template.startswith("timeout ") or template.startswith(_DETACHING))
 
 
 def blocked_by(check: Check, command: str, rule: str) -> None:
@@ -124,7 +128,16 @@ def test_a_mutated_blocked_command_stays_blocked(check: Check, command: str, rul
     assert verdict.rule == rule, f"{command!r}: {verdict.reason}"
 
 
-_ARGV_TEMPLATES = [template for _, template in TEMPLATES if "{cmd}" in template and "\n" not in template]
+def _argv_style(template: str) -> bool:
+    """`{cmd}` stands as words of the command line, not inside a quoted string of a program (where a
+    command with quotes of its own would not be one string any more)."""
+    if "{cmd}" not in template or "\n" in template:
+        return False
+    before = template.split("{cmd}", maxsplit=1)[0]
+    return before.count("'") % 2 == 0 and before.count('"') % 2 == 0
+
+
+_ARGV_TEMPLATES = [template for _, template in TEMPLATES if _argv_style(template)]
 _ALL_PAIRS = list(itertools.product(_ARGV_TEMPLATES, repeat=2))
 PAIRS = _ALL_PAIRS[:: max(1, len(_ALL_PAIRS) // 300)]
 """About 300 pairs, spread over all of them, the same on every run."""

@@ -9,6 +9,8 @@ program of that language (quoted for the shell), `{bang}` the command as a `!` g
 
 from __future__ import annotations
 
+from rein.steering.bash.commands._interp_more_examples import EXAMPLES as MORE
+
 EXAMPLES: dict[str, tuple[str, ...]] = {
     "sudo": ("sudo {cmd}", "sudo -u root -E {cmd}", "sudo -s {cmd}"),
     "doas": ("doas -u root {cmd}",),
@@ -109,6 +111,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "trap": ("trap {quoted} EXIT",),
     "at": ("echo {quoted} | at now", "at now <<< {quoted}"),
     "batch": ("batch <<< {quoted}",),
+    "crontab": ("echo '* * * * *' {cmd} | crontab -", "crontab - <<< '@daily '{quoted}"),
+    "systemd-run": ("systemd-run --wait -q {cmd}", "systemd-run -t --user {cmd}"),
     "expect": ("expect -c {spawn}",),
     "eval": ("eval {quoted}", "eval {cmd}"),
     "source": ("source <(echo {quoted})",),
@@ -203,5 +207,16 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "tmux split-window -h {cmd}",
     ),
     "screen": ("screen -S job {cmd}", "screen -S job -X stuff {quoted}"),
+    "just": ("cat > justfile <<'EOF'\nx:\n  {cmd}\nEOF\njust x",),
+    **{
+        name: (f"cat > Taskfile.yml <<'EOF'\nversion: '3'\ntasks:\n  x:\n    cmds:\n      - {{cmd}}\nEOF\n{name} x",)  # noqa: E501
+        for name in ("task", "go-task")
+    },
+    "nox": (
+        "cat > noxfile.py <<'EOF'\nimport nox\n@nox.session\ndef x(session):\n"
+        "    session.run('sh', '-c', {literal})\nEOF\nnox -s x",
+    ),
+    "poe": ("cat > pyproject.toml <<'EOF'\n[tool.poe.tasks]\nx = {{shell = {literal}}}\nEOF\npoe x",),
+    **MORE,
 }  # fmt: skip
 """Every runner (and `python`, whose names vary) with the ways a command nests in it."""

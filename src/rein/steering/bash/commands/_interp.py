@@ -10,10 +10,14 @@ from rein.steering.bash.commands._interp_awk import awk
 from rein.steering.bash.commands._interp_base import Program
 from rein.steering.bash.commands._interp_clustered import CLUSTERS, clustered
 from rein.steering.bash.commands._interp_js import javascript
+from rein.steering.bash.commands._interp_more_names import LANGUAGES as MORE
 from rein.steering.bash.commands._interp_python import ipython, module
 from rein.steering.bash.model import Word
 
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"})
+SHELLS = frozenset({
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "oksh", "loksh", "lksh", "pdksh",
+    "rbash",
+})  # fmt: skip
 _PYTHON = re.compile(r"(?:python|pypy)[0-9.]*\Z")
 _LANGUAGES = {
     "node": "javascript", "nodejs": "javascript", "bun": "javascript", "deno": "javascript",
@@ -22,17 +26,30 @@ _LANGUAGES = {
     "ipython": "python", "ipython3": "python",
     "awk": "awk", "gawk": "awk", "mawk": "awk", "nawk": "awk",
 }  # fmt: skip
-INTERPRETERS = SHELLS | frozenset(_LANGUAGES)
+INTERPRETERS = SHELLS | frozenset(_LANGUAGES) | frozenset(MORE)
 """Names `program` knows, besides python's (`python3.12`, `pypy3`)."""
 
 
 def language(name: str) -> str | None:
     """The language a command name runs: "python", "javascript", ..., "shell"; None for others."""
+    if name in _LANGUAGE_OF:
+        return _LANGUAGE_OF[name]
+    found = _language(name)
+    if len(_LANGUAGE_OF) < 4096:
+        _LANGUAGE_OF[name] = found
+    return found
+
+
+_LANGUAGE_OF: dict[str, str | None] = {}
+"""`language` by name, asked several times per command."""
+
+
+def _language(name: str) -> str | None:
     if name in SHELLS:
         return "shell"
     if name.startswith(("python", "pypy")) and _PYTHON.match(name):
         return "python"
-    return _LANGUAGES.get(name)
+    return _LANGUAGES.get(name) or MORE.get(name)
 
 
 def program(name: str, argv: Sequence[Word]) -> Program | None:
@@ -40,6 +57,10 @@ def program(name: str, argv: Sequence[Word]) -> Program | None:
     lang = language(name)
     if lang is None:
         return None
+    if name in MORE:
+        from rein.steering.bash.commands import _interp_more  # on first use: most lines run none of these
+
+        return _interp_more.program(name, argv)
     if lang == "shell":
         has_c, has_s, index = shell_options(argv)
         operand = argv[index] if index < len(argv) else None

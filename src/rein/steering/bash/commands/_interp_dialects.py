@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from rein.steering.bash.commands._interp_base import Program
 from rein.steering.bash.launch import RUNTIME, Launch, launches
+from rein.steering.bash.launch._more import LANGUAGES as MORE
+from rein.steering.bash.launch._more import read as read_more
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -31,6 +33,8 @@ def read(prog: Program, text: str, env: Mapping[str, str]) -> tuple[Launch, ...]
         return _ipython(text, env)
     if prog.dialect == "rake":
         return launches("ruby", _rake(text), env)
+    if prog.language in MORE:
+        return read_more(prog.language, text, env)
     return launches(prog.language, text, env)
 
 

@@ -16,6 +16,7 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import replace
 
+from rein.steering.bash._disk import Read
 from rein.steering.bash.commands._inner import NOTHING, Call, Inner, Unwrapped, Value, run
 from rein.steering.bash.commands._interp import language, program
 from rein.steering.bash.commands._interp_dialects import read
@@ -55,8 +56,20 @@ def interpreter(call: Call) -> Unwrapped:
     if not texts:
         return Unwrapped(notes=tuple(notes))
     text = "\n".join(texts)
-    found = launched(call.name, read(prog, text, _known_env(call)), text)
-    return Unwrapped(found.inners, (*notes, *found.notes))
+    found = launched(call.name, read(prog, text, _known_env(call)), text, _from_disk(call, texts))
+    return Unwrapped(found.inners, (*notes, *found.notes), tolerated=found.tolerated)
+
+
+def _from_disk(call: Call, texts: Sequence[str]) -> Read | None:
+    """The file on disk the program text is, when all of it was read from disk (for several files,
+    the first, and the person's only if all are)."""
+    if call.disk is None or not texts:
+        return None
+    reads = [call.disk.of(text) for text in texts]
+    first = reads[0]
+    if first is None or any(read is None for read in reads):
+        return None
+    return replace(first, lenient=all(read is not None and read.lenient for read in reads))
 
 
 def executable(call: Call) -> Unwrapped | None:
@@ -77,8 +90,10 @@ def executable(call: Call) -> Unwrapped | None:
         inner = Inner(interpreter or "sh", "child", script=text, via="script", why=why, args=_values(args))
         return Unwrapped((inner,))
     if lang is None:
+        if call.disk is not None and (read := call.disk.of(text)) is not None and read.lenient:
+            return Unwrapped(tolerated=(f"{head.value} runs with {interpreter}, a program rein cannot read",))
         return Unwrapped(notes=(f"{head.value} runs with {interpreter}, a program rein cannot read",))
-    return launched(head.value, launches(lang, text, _known_env(call)), text)
+    return launched(head.value, launches(lang, text, _known_env(call)), text, _from_disk(call, [text]))
 
 
 def _shebang(text: str) -> str:
@@ -99,13 +114,14 @@ def _known_env(call: Call) -> dict[str, str]:
     return {name: value for name, value in call.state.env.items() if isinstance(value, str)}
 
 
-def launched(label: str, found: Sequence[Launch], text: str = "") -> Unwrapped:
+def launched(label: str, found: Sequence[Launch], text: str = "", disk: Read | None = None) -> Unwrapped:
     """The inner commands for what a program launches; unknown launches become notes.
 
     `text` is the program: where it feeds a process's stdin (`input=`, `popen(..., "w")`) that stdin
     is unknown, so `subprocess.run(["sh"], input=...)` is a shell reading code rein cannot see; where
     it changes directory (`os.chdir`, `cwd=`), the launched commands run in a directory rein cannot
-    tell."""
+    tell. `disk` is the file on disk the program is: each launch says its line there, and a file of
+    the person's is read leniently (what cannot be known in it is tolerated, not a block)."""
     inners: list[Inner] = []
     notes: list[str] = []
     stdin = Stdin("pipe") if _FEEDS.search(text) else None
@@ -119,9 +135,14 @@ def launched(label: str, found: Sequence[Launch], text: str = "") -> Unwrapped:
             )
         if script is not None:
             inner = Inner(f"{label} {launch.api}", "maybe", script=script, why=why, stdin=stdin)
+            if disk is not None:
+                origin = f"{launch.file or disk.label}:{launch.line}" if launch.line else disk.label
+                inner = replace(inner, origin=origin, lenient=disk.lenient)
             inners.append(replace(inner, cwd_unknown=True) if moved else inner)
         if launch.unknown:
             notes.append(f"{label}: {launch.unknown}")
+    if disk is not None and disk.lenient:
+        return Unwrapped(tuple(inners), tolerated=tuple(notes))
     return Unwrapped(tuple(inners), tuple(notes))
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 
+from rein.steering.bash.launch import _more
 from rein.steering.bash.launch._launch import RUNTIME, Launch
 
 Reader = Callable[[str, Mapping[str, str]], tuple[Launch, ...]]
@@ -38,6 +39,8 @@ def launches(language: str, text: str, env: Mapping[str, str] | None = None) -> 
     variables known to hold these values (make reads them as variables). An unknown language is one
     unknown launch."""
     module = _READERS.get(language)
+    if module is None and language in _more.LANGUAGES:
+        return _more.read(language, text, env or {})
     if module is None:
         return (Launch(api=language, unknown=f"rein cannot read {language} programs"),)
     try:

@@ -37,3 +37,5 @@ class Launch:
     """Why what runs is not known statically; empty when it is."""
     line: int = 0
     """1-based line in the program text, 0 when not known."""
+    file: str = ""
+    """The file the line is in, when not the program text itself (a makefile's `include`)."""

@@ -1,7 +1,7 @@
-"""Process APIs outside the standard library's process modules: unpickling (which calls whatever the
-data names), `runpy` and `code`'s interpreters, `distutils.spawn`, `pipes.Template`, invoke and
-fabric (`c.run(cmd)`), and the command libraries `sh` (`sh.git.push("-f")` runs `git push -f`) and
-plumbum (`local["git"]["push", "-f"]()`).
+"""Process APIs outside the standard library's process modules: unpickling data the program holds
+(which calls whatever the data names, see `_deserialize`), `runpy` and `code`'s interpreters,
+`distutils.spawn`, `pipes.Template`, invoke and fabric (`c.run(cmd)`), and the command libraries
+`sh` (`sh.git.push("-f")` runs `git push -f`) and plumbum (`local["git"]["push", "-f"]()`).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import posixpath
 from collections.abc import Iterator, Mapping
 
 from rein.steering.bash.launch._launch import Launch
+from rein.steering.bash.launch.python._deserialize import DESERIALIZERS
 from rein.steering.bash.launch.python._scope import Scope
 from rein.steering.bash.launch.python._site import (
     SHELLS,
@@ -26,14 +27,7 @@ from rein.steering.bash.launch.python._site import (
 from rein.steering.bash.launch.python._values import Const, Seq, Text, Value, concat, word
 
 LIBRARIES: dict[str, Handler] = {
-    **{name: opaque("runs code rein cannot read: unpickling calls what the data names") for name in (
-        f"{module}.{function}" for module in ("pickle", "_pickle", "cPickle", "dill", "cloudpickle")
-        for function in ("loads", "load", "Unpickler"))},
-    **{f"marshal.{name}": opaque("loads code rein cannot read") for name in ("loads", "load")},
-    **{f"yaml.{name}": opaque("runs code rein cannot read: unsafe YAML calls what the data names")
-       for name in ("unsafe_load", "unsafe_load_all")},
-    "pandas.read_pickle": opaque("runs code rein cannot read: unpickling calls what the data names"),
-    "shelve.open": opaque("runs code rein cannot read: a shelf unpickles what it holds"),
+    **DESERIALIZERS,
     **{f"runpy.{name}": opaque("runs a Python program rein cannot read")
        for name in ("run_path", "run_module")},
     **{name: opaque("runs the Python code it reads from its input") for name in (

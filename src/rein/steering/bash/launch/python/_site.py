@@ -126,7 +126,8 @@ def argv(site: Site, items: Sequence[Value], open_: bool, why: str = "") -> tupl
         reasons += ["is called with an argument list built at run time"] if open_ else []
         return (site.unknown(" and ".join(reasons)),) if reasons else ()
     words = tuple(map(word, items))
-    reasons += ["runs a program whose name is built at run time"] if words[0] is None else []
+    if words[0] is None and (open_ or None in words[1:]):  # with known arguments the walker decides it
+        reasons += ["runs a program whose name is built at run time"]
     unknown = f"{site.api} {' and '.join(reasons)}" if reasons else ""
     return (Launch(api=site.api, argv=words, rest=open_, unknown=unknown, line=site.line),)
 
