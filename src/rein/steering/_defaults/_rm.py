@@ -17,8 +17,9 @@ from fnmatch import fnmatchcase
 from rein.steering._args import may_be_flag, may_split, tool_args
 from rein.steering._rule import Tri
 from rein.steering._types import Context
-from rein.steering.bash import UNKNOWN, Bounded, CommandRef, Expansion, Unknown, Word
+from rein.steering.bash import UNKNOWN, Bounded, CommandRef, Expansion, Unknown, Word, WordPart
 from rein.steering.bash._words import lookup
+from rein.steering.bash.commands._find import reach
 
 _EVERYTHING = frozenset({"*", ".*", "{*,.*}", "{.*,*}", ".[!.]*", "..?*"})
 """Last components that match every entry of a directory."""
@@ -52,8 +53,10 @@ def _find_delete(ref: CommandRef, context: Context) -> Tri:
     if "-delete" not in values:
         return False
     words = list(ref.args)
+    follows = False
     while words:  # find's own options come before the starting points
         value = words[0].value
+        follows = follows or value == "-L"
         if value in ("-H", "-L", "-P", "--") or value.startswith("-O"):
             del words[:1]
         elif value == "-D":  # `-D tree`: debug options
@@ -65,7 +68,28 @@ def _find_delete(ref: CommandRef, context: Context) -> Tri:
         if word.value.startswith(("-", "(", "!")) and not word.dynamic:
             break
         starts.append(word)
-    return _any([_risk(word, ref, context) for word in starts or [Word.literal(".")]])
+    expression = tuple(words[len(starts) :])
+    action = next(
+        (index for index, word in enumerate(expression) if word.value == "-delete"), len(expression)
+    )
+    found = [
+        _start_risk(word, expression, action, follows, ref, context) for word in starts or [Word.literal(".")]
+    ]
+    return _any(found)
+
+
+def _start_risk(
+    word: Word, expression: tuple[Word, ...], action: int, follows: bool, ref: CommandRef, context: Context
+) -> Tri:
+    """What `find` removes for one start point: the start point and all below it, or only some of
+    what is below it when the tests before `-delete` say so (`-name '*.pyc'`, `-mindepth 1`)."""
+    text = _text(word, ref, context)
+    cwd = ref.state.cwd
+    if isinstance(text, Unknown) or (not text.startswith("/") and isinstance(cwd, Unknown)):
+        return _risk(word, ref, context)
+    path = posixpath.normpath(posixpath.join(cwd, text) if isinstance(cwd, str) else text)
+    found = reach(text, path, expression, action, follows=follows)
+    return _risk(word, ref, context) if found == path else is_root(found, posixpath.normpath(context.home))
 
 
 def _every_file_below_a_root(word: Word, context: Context) -> bool:
@@ -154,10 +178,24 @@ def _bounded_risk(word: Word, value: Unknown, home: str) -> Tri:
         if below.startswith("/"):
             return UNKNOWN if is_root(below, home) or home.startswith(below.rstrip("/") + "/") else False
         return _relative_risk(below, home)
-    last = parts[-1]
-    if isinstance(last, str) and "/" in last:
-        name = last.rstrip("/").rpartition("/")[2]
-        if name and name not in (".", "..") and not _GLOB.search(name):
-            roots = (posixpath.basename(home), posixpath.basename(posixpath.dirname(home)))
-            return UNKNOWN if name in roots else False
-    return UNKNOWN
+    name = _last_component(parts)
+    if name is None or set(name) <= _GLOB_ONLY:  # `$X/`, `$X/*`, `$X/.*`, `$X/..`: X itself or all of it
+        return UNKNOWN
+    roots = (posixpath.basename(home), posixpath.basename(posixpath.dirname(home)))
+    return UNKNOWN if any(fnmatchcase(root, name) for root in roots) else False
+
+
+def _last_component(parts: tuple[WordPart, ...]) -> str | None:
+    """The last path component of a word whose directory is only known at run time, when it is
+    written out: literal text and globs after the word's last literal `/` (`"$TMPDIR/build-"*` ends in
+    `build-*`); None when a part there is only known at run time, or there is no such `/`."""
+    found: list[str] = []
+    for part in reversed(parts):
+        if isinstance(part, Expansion) and (part.kind != "glob" or any(c in part.raw for c in "\\'\"")):
+            return None
+        text = part if isinstance(part, str) else part.raw
+        _, slash, after = (text if found else text.rstrip("/")).rpartition("/")
+        found.append(after)
+        if slash:
+            return "".join(reversed(found))
+    return None

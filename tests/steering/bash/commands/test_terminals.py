@@ -8,7 +8,7 @@ import pytest
 from rein.steering.bash import Word
 from rein.steering.bash.commands._terminals import tmux_name
 from tests.steering.bash.commands._runs import chains, inner, unknown
-from tests.steering.bash.helpers import run
+from tests.steering.bash.helpers import run, texts
 from tests.steering.conftest import Check
 
 PUSH = "git push -f"
@@ -109,3 +109,67 @@ def test_tmux_names_its_commands_as_tmux_does() -> None:
 def test_dynamic_keys_are_unknown() -> None:
     assert unknown('tmux send-keys -t 0 "$CMD" Enter')
     assert run('tmux send-keys -t 0 "$CMD" Enter').refs[0].kind == "runner"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "tmux send-keys -t 0 'python -c \"print(1)\"' Enter",
+        'tmux send-keys -t dev "npm test" C-m',
+        "tmux send-keys -t 0 C-c",
+        "tmux send-keys -t 0 'echo \"hi' Enter",
+        "tmux send-keys -t 0 'if true; then' Enter",
+        "tmux send-keys -t 0 -l 'for x in a b; do'",
+        "tmux send-keys -t 0 'def f(x):' Enter '  return x' Enter Enter",
+        'tmux send-keys -t 0 "it\'s" Enter',
+        "tmux send-keys -t repl 'x = (1' KPEnter",
+        "tmux send-keys -t 0 Escape ':wq' Enter",
+        "tmux send-keys -t 0 -H 28 0d",
+        "tmux send-keys -t 0 -H FFFFFF",
+    ],
+)
+def test_typed_text_that_is_no_shell_is_no_problem(source: str) -> None:
+    assert run(source).understood, run(source).problems
+
+
+@pytest.mark.parametrize(
+    ("source", "commands"),
+    [
+        ("tmux send-keys -t 0 'make test' Enter 'ls' C-m", ["make test", "ls"]),
+        ("tmux send-keys -t 0 'x = (1' Enter 'git status' Enter", ["git status"]),  # line by line
+        ("tmux send-keys -t 0 'echo \"' Enter '\"; git status' Enter", ["echo \n", "git status"]),
+        ("tmux send-keys -t 0 -l $'git status\\n'", ["git status"]),
+        ("tmux send-keys -t 0 -H 6c 73 0d", ["ls"]),
+    ],
+)
+def test_lines_typed_up_to_an_enter_are_command_lines(source: str, commands: list[str]) -> None:
+    analysis = run(source)
+    assert texts(analysis)[1:] == commands
+    assert all(not ref.why for ref in analysis.refs[1:])  # submitted: no guess
+
+
+def test_text_typed_without_enter_waits_and_is_a_guess() -> None:
+    analysis = run("tmux send-keys -t 0 'git push -f'")
+    assert "git push -f" in texts(analysis)
+    assert run("tmux send-keys -t 0 -l 'print(x'").understood
+    waiting = next(ref for ref in analysis.refs if ref.text == "git push -f")
+    assert "without Enter" in waiting.why
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "tmux send-keys -t 0 'git push -f' Enter",
+        "tmux send-keys -t 0 'git push -f' C-m",
+        "tmux send-keys -t 0 'git push -f' KPEnter",
+        "tmux send-keys -t 0 'git push -f'",
+        "tmux send-keys -t 0 -l 'git push -f'",
+        "tmux send-keys -t 0 'x = (1' Enter 'git push -f' Enter",
+        "tmux send-keys -t 0 'echo \"' Enter '\"; git push -f' Enter",
+        "tmux send-keys -t 0 -H 67 69 74 20 70 75 73 68 20 2d 66 0d",
+        "tmux send-keys -t 0 git Space push Space -f Enter",
+        "tmux send-keys -t 0 'git push -f' Escape",
+    ],
+)
+def test_a_blocked_command_typed_into_a_pane_is_blocked(check: Check, command: str) -> None:
+    assert check(command).rule == "no-force-push"

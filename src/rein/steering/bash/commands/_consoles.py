@@ -47,13 +47,13 @@ def given(words: Iterable[Word]) -> list[str]:
 
 def read_file(call: Call, word: Word, what: str) -> tuple[list[str], list[str]]:
     """A file the client reads commands from, when this line wrote it."""
-    text, note = file_text(call, word, what)
+    text, note = file_text(call, word, what, disk=False)
     return ([text] if text is not None else []), ([note] if note else [])
 
 
 def read_stdin(call: Call) -> list[str]:
     """What the client reads on stdin, when rein can read it (a dump piped from elsewhere is not)."""
-    text, _ = stdin_text(call)
+    text, _ = stdin_text(call, disk=False)
     return [text] if text is not None else []
 
 

@@ -12,6 +12,7 @@ import shlex
 
 from rein.steering.bash._effects import join_path
 from rein.steering.bash.commands._feeder_tables import FIND_PRIMARIES
+from rein.steering.bash.commands._find import reach
 from rein.steering.bash.commands._inner import (
     NOTHING,
     Argv,
@@ -67,7 +68,8 @@ def find(call: Call) -> Unwrapped:
     while index < len(argv) and not argv[index].value.startswith(("-", "(", "!")):
         starts.append(argv[index])
         index += 1
-    bounds = [_below(call, word) for word in starts] or [_below(call, Word.literal("."))]
+    expression = argv[index:]
+    follows = any(word.value == "-L" for word in argv[1:index])
     inners: list[Inner] = []
     while index < len(argv):
         action = argv[index].value
@@ -76,23 +78,27 @@ def find(call: Call) -> Unwrapped:
             index += max(FIND_PRIMARIES.get(action, 0), 0)
             continue
         start = index
+        at = index - 1 - (len(argv) - len(expression))  # the action's place in the expression
+        bounds = [_below(call, word, expression, at, follows) for word in starts[:MAX_ITEMS]]
         while index < len(argv) and not _find_end(argv, index):
             index += 1
         if index > start:
-            for bound in bounds[:MAX_ITEMS]:
+            for bound in bounds or [_below(call, Word.literal("."), expression, at, follows)]:
                 replaced, _ = replace_marker(argv[start:index], "{}", bound)
                 inners.append(Inner(f"find {action}", "maybe", argv=replaced, cwd_unknown="dir" in action))
         index += 1
     return Unwrapped(tuple(inners))
 
 
-def _below(call: Call, word: Word) -> Unknown:
-    """What `find` prints for a start path: paths at or below it."""
+def _below(call: Call, word: Word, expression: Argv = (), action: int = 0, follows: bool = False) -> Unknown:
+    """What `find` gives an action at `expression[action]` for a start path: paths at or below it,
+    or only some below it when the tests before the action say so (`-name 'tmp.*'`, see `_find`)."""
     if word.dynamic:
         return UNKNOWN
     path = join_path(call.state.cwd, word.value)
     if isinstance(path, str):
-        return Bounded("below", path)
+        found = reach(word.value, path, expression, action, follows=follows) if expression else path
+        return Bounded("below", found)
     return Bounded("below", posixpath.normpath(word.value)) if not word.value.startswith("/") else UNKNOWN
 
 

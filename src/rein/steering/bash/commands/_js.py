@@ -242,14 +242,47 @@ def corepack(call: Call) -> Unwrapped:
     return NOTHING
 
 
+def _local_bins(handler: Handler) -> Handler:
+    """A package's command runs from `node_modules/.bin` before the registry is asked (`npx foo`,
+    `pnpm exec foo`, `yarn foo`): one this line wrote there runs as the file it is."""
+
+    def read(call: Call) -> Unwrapped:
+        found = handler(call)
+        if not call.files or not found.inners:
+            return found
+        inners = tuple(_local_bin(call, inner) for inner in found.inners)
+        return found if inners == found.inners else replace(found, inners=inners)
+
+    return read
+
+
+def _local_bin(call: Call, inner: Inner) -> Inner:
+    head = inner.argv[0] if inner.argv else None
+    cwd = call.state.cwd
+    if head is None or head.dynamic or "/" in head.value or not isinstance(cwd, str):
+        return inner
+    directory = cwd
+    while True:  # the nearest node_modules/.bin up the tree
+        path = f"{directory.rstrip('/')}/node_modules/.bin/{head.value}"
+        if path in call.files:
+            why = f"{inner.label} runs {head.value} from node_modules/.bin, which this command line wrote"
+            return replace(inner, argv=(Word(value=path, raw=head.raw), *inner.argv[1:]), why=why)
+        if directory in ("/", ""):
+            return inner
+        directory = posixpath.dirname(directory)
+
+
 HANDLERS: dict[str, Handler] = {
-    "npx": lambda call: package_runner("npx", "npx")(call, 1),
-    "pnpx": lambda call: package_runner("pnpx", "npx")(call, 1),
-    "bunx": lambda call: package_runner("bunx", "bunx")(call, 1),
-    "npm": npm,
-    "pnpm": pnpm,
-    "yarn": yarn,
-    "bun": bun,
-    "corepack": corepack,
+    name: _local_bins(handler)
+    for name, handler in {
+        "npx": lambda call: package_runner("npx", "npx")(call, 1),
+        "pnpx": lambda call: package_runner("pnpx", "npx")(call, 1),
+        "bunx": lambda call: package_runner("bunx", "bunx")(call, 1),
+        "npm": npm,
+        "pnpm": pnpm,
+        "yarn": yarn,
+        "bun": bun,
+        "corepack": corepack,
+    }.items()
 }
 """JavaScript package managers by command name."""

@@ -12,9 +12,10 @@ from rein.steering.bash.commands._inner import NOTHING, Argv, Call, Inner, Unwra
 from rein.steering.bash.commands._interp import shell_options
 from rein.steering.bash.commands._options import Options, parse
 from rein.steering.bash.commands._setup import shell_setup
-from rein.steering.bash.commands._sources import STDIN_PATHS, file_text, stdin_text
+from rein.steering.bash.commands._sources import STDIN_PATHS, Text, file_text, stdin_text
+from rein.steering.bash.commands._startup import startup
 from rein.steering.bash.commands._tables import spec
-from rein.steering.bash.model import UNKNOWN
+from rein.steering.bash.model import UNKNOWN, Word
 
 
 def shell_string(label: str, words: Argv, what: str) -> Unwrapped:
@@ -27,10 +28,15 @@ def _args(words: Argv) -> tuple[Value, ...]:
 
 
 def shell(call: Call) -> Unwrapped:
-    """`bash -c STRING [$0 [args]]`, `bash FILE [args]`, `bash` reading stdin (`-s`, a heredoc, a pipe)."""
+    """`bash -c STRING [$0 [args]]`, `bash FILE [args]`, `bash` reading stdin (`-s`, a heredoc, a pipe),
+    each after the start-up files the shell reads (`_startup`)."""
+    name = posixpath.basename(call.argv[0].value)
+    has_c, has_s, index = shell_options(call.argv)
+    return startup(call, index).before(name, _program(call, name, has_c, has_s, index))
+
+
+def _program(call: Call, name: str, has_c: bool, has_s: bool, index: int) -> Unwrapped:
     argv = call.argv
-    name = posixpath.basename(argv[0].value)
-    has_c, has_s, index = shell_options(argv)
     if has_c:
         if index >= len(argv):
             return NOTHING
@@ -41,7 +47,7 @@ def shell(call: Call) -> Unwrapped:
         args = (name, *_args(argv[index + (not has_s and index < len(argv)) :]))
         via: str = call.stdin.kind if call.stdin is not None else "stdin"
     else:
-        text, note = file_text(call, argv[index])
+        text, note = _script_text(call, argv[index])
         args = _args(argv[index:])
         via = "script"
     if text is None:
@@ -55,12 +61,24 @@ def source(call: Call) -> Unwrapped:
     argv = call.argv
     if len(argv) < 2 or shell_setup(argv[1]):
         return NOTHING
-    text, note = file_text(call, argv[1])
+    text, note = _script_text(call, argv[1])
     if text is None:
         return Unwrapped(notes=(note,) if note else ())
     why = f"{argv[0].value} reads {argv[1].value}, which this command line wrote"
     args = (argv[0].value, *_args(argv[2:]))
     return Unwrapped((Inner("", "same", script=text, via="source", args=args, why=why),))
+
+
+_DESCRIPTOR = re.compile(r"/(?:dev/fd|proc/(?:self|\d+)/fd)/(\d+)")
+
+
+def _script_text(call: Call, word: Word) -> Text:
+    """A script file's text; one read from a descriptor other than stdin (`bash /dev/fd/3` after
+    `exec 3< <(...)`) is what rein does not follow."""
+    found = _DESCRIPTOR.fullmatch(word.value)
+    if found is not None and found[1] != "0" and not word.dynamic:
+        return None, f"{call.name} reads a script from descriptor {found[1]}, which rein does not follow"
+    return file_text(call, word)
 
 
 def eval_string(call: Call) -> Unwrapped:

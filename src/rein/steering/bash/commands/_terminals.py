@@ -12,8 +12,10 @@ screen runs its operands (`screen -dmS name cmd`) and `-X stuff`/`screen`/`exec`
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from rein.steering.bash.commands._console_tables import TMUX_COMMANDS
+from rein.steering.bash.commands._guess import parses
 from rein.steering.bash.commands._inner import Argv, Call, Inner, Mode, Unwrapped, run, script
 from rein.steering.bash.commands._options import parse
 from rein.steering.bash.commands._tables import spec
@@ -27,6 +29,9 @@ _SHELL_COMMANDS = frozenset({
 """Commands whose operands are a shell command (one word: a string the shell runs; several: an argv)."""
 _TMUX_LATER = frozenset({"bind-key", "set-hook", "command-prompt"})
 """Commands that hold a tmux command for later."""
+_TMUX_DETACHED = frozenset({*_SHELL_COMMANDS, "send-keys"}) - {"display-popup", "new-session"}
+"""Commands whose command runs in a tmux pane, not in the caller's shell, which goes on at once (as
+`new-session -d` does; without `-d` it attaches the caller's terminal until the session ends)."""
 _MAX_COMMANDS = 32
 
 
@@ -92,6 +97,7 @@ def _command(call: Call, words: Argv, jobs: _Jobs) -> None:
     parsed = parse(words, 1, spec(f"tmux {name}"))
     operands = words[parsed.rest :]
     label = f"tmux {name}"
+    start = len(jobs.inners)
     if name in _SHELL_COMMANDS and operands:
         if len(operands) == 1:
             jobs.add(script(label, "maybe", operands, f"{label} command"))
@@ -123,9 +129,16 @@ def _command(call: Call, words: Argv, jobs: _Jobs) -> None:
         and operands[0].value == "default-command"
     ):
         jobs.add(script(label, "later", operands[1:2], f"{label} default-command"))
+    detached = {"new-session": "-d", "run-shell": "-b"}.get(name)
+    if name in _TMUX_DETACHED or (detached is not None and parsed.has(detached)):
+        jobs.inners[start:] = _background(jobs.inners[start:])
     for word in words[1:]:
         for text in _formats(word.value):
             jobs.inners.append(Inner(f"{label} #()", "maybe", script=text))
+
+
+def _background(inners: list[Inner]) -> list[Inner]:
+    return [replace(inner, background=True) for inner in inners]
 
 
 def _tmux_string(label: str, word: Word, mode: Mode = "later") -> Unwrapped:
@@ -162,37 +175,61 @@ def _formats(text: str) -> list[str]:
     return found[:_MAX_COMMANDS]
 
 
-_KEY_TEXT = {
-    "Enter": "\n", "C-m": "\n", "C-j": "\n", "KPEnter": "\n", "Space": " ", "Tab": "\t", "C-i": "\t",
-}  # fmt: skip
+_ENTER = frozenset({"Enter", "C-m", "C-j", "KPEnter"})
+"""Keys that submit the line typed so far."""
+_KEY_TEXT = {"Space": " ", "Tab": "\t", "C-i": "\t"}
 _KEY_NAME = re.compile(
     r"^(?:(?:[CMS]-|\^)+.+|F\d{1,2}|Up|Down|Left|Right|Home|End|PageUp|PgUp|PageDown|PgDn|PPage|NPage"
     r"|DC|IC|Delete|Insert|Escape|BSpace|BTab|KP.+|Any|Mouse.+|WheelUp.+|WheelDown.+)$"
 )
-"""tmux key names (`C-c`, `M-x`, `Escape`, `F5`): a key, not text; the line ends there, as far as
-rein reads it."""
+"""tmux key names (`C-c`, `M-x`, `Escape`, `F5`): a key, not text; what was typed before it is read
+apart from what comes after, as far as rein reads it."""
 
 
 def _keys(label: str, words: Argv, *, literal: bool, hexadecimal: bool) -> Unwrapped:
-    """The text `send-keys` types: its arguments joined, key names read as the keys they are."""
-    parts: list[str] = []
+    """The text `send-keys` types: its arguments joined, key names read as the keys they are.
+
+    What is typed up to the last Enter (the key, or a newline in the text) is submitted: the pane may
+    run a shell, so lines that parse as bash are checked as commands; lines that do not are typed
+    into something else (a REPL, an editor) or rejected by the shell, and run nothing. Text typed
+    after it does not run now but waits at the prompt for an Enter a later command may type, so it
+    is checked as a guess (only a command it certainly holds blocks)."""
+    typed: list[str] = []
+    submitted = 0
     notes: list[str] = []
     for word in words:
         value = word.value
         if word.dynamic:
             notes.append(f"{label} keys are dynamic: {word.raw}")
-            parts.append("\n")
-        elif hexadecimal:
-            parts.append(chr(int(value, 16)) if re.fullmatch(r"[0-9a-fA-F]{1,6}", value) else "\n")
-        elif not literal and value in _KEY_TEXT:
-            parts.append(_KEY_TEXT[value])
-        elif not literal and len(value) > 1 and _KEY_NAME.match(value):
-            parts.append("\n")
-        else:
-            parts.append(value)
-    text = "".join(parts)
-    inners = (Inner(label, "maybe", script=text),) if text.strip() else ()
-    return Unwrapped(inners, tuple(notes))
+            typed.append("\n")
+        elif not literal and not hexadecimal and value in _ENTER:
+            typed.append("\n")
+            submitted = len(typed)
+        elif not literal and not hexadecimal and value in _KEY_TEXT:
+            typed.append(_KEY_TEXT[value])
+        elif (
+            hexadecimal and not (re.fullmatch(r"[0-9a-fA-F]{1,6}", value) and int(value, 16) < 0x110000)
+        ) or (not literal and not hexadecimal and len(value) > 1 and _KEY_NAME.match(value)):
+            typed.append("\n")
+        else:  # text, where a newline or carriage return is an Enter too
+            text = chr(int(value, 16)) if hexadecimal else value
+            line, enter, rest = text.replace("\r", "\n").rpartition("\n")
+            if enter:
+                typed.append(line + enter)
+                submitted = len(typed)
+            typed.append(rest)
+    return Unwrapped(_typed(label, "".join(typed[:submitted]), "".join(typed[submitted:])), tuple(notes))
+
+
+def _typed(label: str, lines: str, waiting: str) -> tuple[Inner, ...]:
+    inners: list[Inner] = []
+    if lines.strip():
+        chunks = [lines] if parses(lines) else [line for line in lines.split("\n") if parses(line)]
+        inners.extend(Inner(label, "maybe", script=chunk) for chunk in chunks if chunk.strip())
+    if waiting.strip():
+        why = f"{label} types it without Enter: it waits at the prompt"
+        inners.append(Inner(label, "maybe", script=waiting, why=why, speculative=True))
+    return tuple(inners)
 
 
 def screen(call: Call) -> Unwrapped:
@@ -203,6 +240,7 @@ def screen(call: Call) -> Unwrapped:
     index = 1
     attach = False
     detached = False
+    forks = False  # `-d -m` forks the session and returns; `-D -m` stays until it ends
     while index < len(argv) and argv[index].value.startswith("-") and not argv[index].dynamic:
         value = argv[index].value
         index += 1
@@ -213,19 +251,25 @@ def screen(call: Call) -> Unwrapped:
         if value in ("-Logfile", "-fn", "-fa", "-ln"):
             index += value == "-Logfile"
             continue
-        if value == "-X":
-            return _screen_command(argv[index:])
+        if value == "-X":  # what it runs, runs in the session
+            return _in_session(_screen_command(argv[index:]))
         for position, letter in enumerate(value[1:], start=1):
             if letter == "X":
-                return _screen_command(argv[index:])
+                return _in_session(_screen_command(argv[index:]))
             if letter in "cehpsStT":  # takes the rest of the word, or the next word
                 index += position + 1 == len(value)
                 break
             attach = attach or letter in "rRxD" or letter == "d"
             detached = detached or letter == "m"
+            forks = forks or letter == "d"
     if attach and not detached:
         return Unwrapped()
-    return run("screen", "maybe", argv[index:])
+    found = run("screen", "maybe", argv[index:])
+    return _in_session(found) if forks and detached else found
+
+
+def _in_session(found: Unwrapped) -> Unwrapped:
+    return Unwrapped(tuple(_background(list(found.inners))), found.notes, found.problems)
 
 
 def _screen_command(words: Argv) -> Unwrapped:

@@ -186,7 +186,7 @@ def sed(call: Call) -> Unwrapped:
         if value.dynamic:
             notes.append(f"sed script is dynamic: {value.raw}")
         elif name == "-f":
-            text, note = file_text(call, value, "a script")
+            text, note = file_text(call, value, "a script", disk=False)
             scripts.extend([text] if text is not None else [])
             notes.extend([note] if note else [])
         else:

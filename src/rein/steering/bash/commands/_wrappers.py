@@ -124,6 +124,17 @@ def _script(call: Call) -> Unwrapped:
     return NOTHING if command is None else shell_string("script -c", (command,), "script -c command")
 
 
+def _setsid(call: Call) -> Unwrapped:
+    """util-linux setsid forks and returns at once with `-f` (unless `-w` waits); without it, it forks
+    only when it leads its process group, which a command a non-interactive shell runs does not, so
+    the shell waits for it."""
+    parsed = parse(call.argv, 1, spec("setsid"))
+    found = run("setsid", "maybe", call.argv[parsed.rest :])
+    if not parsed.has("-f", "--fork") or parsed.has("-w", "--wait"):
+        return found
+    return Unwrapped(tuple(replace(inner, background=True) for inner in found.inners), found.notes)
+
+
 def _pkexec(call: Call) -> Unwrapped:
     parsed = parse(call.argv, 1, spec("pkexec"))
     return run("pkexec", "child", call.argv[parsed.rest :], cwd_unknown=not parsed.has("--keep-cwd"))
@@ -172,7 +183,7 @@ HANDLERS: dict[str, Callable[[Call], Unwrapped]] = {
     "stdbuf": _simple("stdbuf"),
     "unbuffer": _simple("unbuffer"),
     "script": _script,
-    "setsid": _simple("setsid", "maybe"),  # may fork and return at once
+    "setsid": _setsid,
     "busybox": lambda call: run("busybox", "child", call.argv[1:]),
     "pkexec": _pkexec,
     "chroot": _chroot,

@@ -74,7 +74,7 @@ def _input(call: Call, parsed: Parsed) -> str | Unknown:
     """The text xargs reads: its stdin, or the file `-a` names when this line wrote it."""
     arg_file = parsed.last("-a", "--arg-file")
     if arg_file is not None:
-        text, _ = file_text(call, arg_file, "arguments")
+        text, _ = file_text(call, arg_file, "arguments", disk=False)
         return text if text is not None else UNKNOWN
     stdin = call.stdin
     return stdin.content if stdin is not None else UNKNOWN
