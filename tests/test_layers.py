@@ -25,8 +25,9 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "rein"
 
 ENGINES = frozenset({"ttsr", "steering", "timebox"})
 RUNTIME = frozenset({"ai", "agent", "extensions", "session"})
-SHARED = frozenset({"gitio", "machine", "settings", "_settings_schema"})
-"""What hosts give the engines (git, the clock and the on-stop runner) and the settings file."""
+SHARED = frozenset({"gitio", "diskio", "machine", "settings", "_settings_schema"})
+"""What hosts give the engines (git, the files a command runs, the clock and the on-stop runner) and
+the settings file."""
 MAY_IMPORT: Mapping[str, frozenset[str]] = {
     # engines: pure, host-agnostic; they import no host (not even each other today)
     "ttsr": frozenset(),
@@ -34,7 +35,8 @@ MAY_IMPORT: Mapping[str, frozenset[str]] = {
     "timebox": frozenset(),
     "_settings_schema": frozenset(),
     "settings": frozenset({"_settings_schema"}),
-    "gitio": frozenset({"steering"}),
+    "gitio": frozenset({"steering", "diskio"}),
+    "diskio": frozenset({"steering"}),
     "machine": frozenset(),
     # the runtime, bottom up: ai <- agent <- extensions <- session
     "ai": frozenset(),

@@ -10,6 +10,7 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from rein.diskio import HostFiles
 from rein.steering import Context, EntryStore, GitResult, MemoryEntries
 
 
@@ -54,7 +55,7 @@ def host_context(
     env: Mapping[str, str] | None = None,
 ) -> Context:
     """A host's steering `Context`: HOME (plus `env`) in the environment, the branch read from
-    `.git/HEAD` unless given, git run as a subprocess."""
+    `.git/HEAD` unless given, git run as a subprocess, the files a command runs read from disk."""
     return Context(
         cwd=cwd,
         home=home,
@@ -63,4 +64,5 @@ def host_context(
         agent_loop=agent_loop,
         entries=entries if entries is not None else MemoryEntries(),
         git=SubprocessGit(),
+        files=HostFiles(),
     )

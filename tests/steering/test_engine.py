@@ -120,7 +120,9 @@ reason = "No."
     )
     ctx = make_context()
     assert not engine.evaluate(bash("$GIT push --force"), ctx).allow
-    assert engine.evaluate(bash("$EDITOR notes.txt"), ctx).allow
+    assert engine.evaluate(bash('"$EDITOR" notes.txt'), ctx).allow  # one program, given data
+    assert not engine.evaluate(bash("$EDITOR notes.txt"), ctx).allow  # may split: `git push --force ...`
+    assert not engine.evaluate(bash('"$RUN" -c "git push --force"'), ctx).allow  # may be a shell
     assert not engine.evaluate(bash('eval "$CMD"'), ctx).allow
     assert not engine.evaluate(bash("git push $FLAGS"), ctx).allow
     assert engine.evaluate(bash('git commit -m "$MSG"'), ctx).allow

@@ -112,7 +112,8 @@ class SteeringExtension:
         except ConfigError as error:
             # Fail closed: a policy that does not load must not silently allow everything.
             self.problem = (
-                f"[steering:config@rein] steering config error, every tool call is blocked: {error}"
+                f"[steering:config@rein] steering config error, every tool call is blocked: {error}."
+                " Ask the user to fix the config file."
             )
             ctx.ui.notify(self.problem, "error")
             return

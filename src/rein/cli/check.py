@@ -76,7 +76,10 @@ def error_json(number: int, problem: str) -> dict[str, object]:
     return {
         "line": number,
         "decision": "block",
-        "reason": f"[steering:error@rein] line {number}: {problem}; it is not checked, so it is blocked",
+        "reason": (
+            f"[steering:error@rein] line {number}: {problem}; it is not checked, so it is blocked."
+            " Fix the line."
+        ),
         "rule": "error",
         "source": "rein",
         "error": problem,

@@ -49,6 +49,11 @@ def decision_json(decision: RefDecision) -> dict[str, object]:
         else {k: _show(v) for k, v in ref.state.expand_env.items()},
         "code": {"language": ref.code.language, "text": ref.code.text} if ref.code else None,
         "unknown": list(ref.unknown),
+        "tolerated": list(ref.tolerated),
+        "origin": ref.origin or None,
+        "lenient": ref.lenient,
+        "background": ref.background,
+        "rewritten": list(ref.rewritten),
         "after": list(ref.after),
         "rule": decision.rule,
         "source": decision.source,
@@ -88,8 +93,18 @@ def _notes(verdict: Verdict) -> list[str]:
         ref = decision.ref
         if ref.why:
             lines.append(f"[dim]#{ref.index} checked because:[/] {escape(ref.why)}")
+        if ref.origin:
+            whose = "a file of the user's: only a definite finding blocks" if ref.lenient else "read strictly"
+            lines.append(f"[dim]#{ref.index} runs from[/] {escape(ref.origin)} [dim]({whose})[/]")
+        if ref.rewritten:
+            lines.append(f"[dim]#{ref.index} read as:[/] {escape('; '.join(ref.rewritten))}")
+        if ref.background:
+            lines.append(f"[dim]#{ref.index} runs in the background[/]")
         if ref.unknown:
             lines.append(f"[yellow]#{ref.index} not known statically:[/] {escape('; '.join(ref.unknown))}")
+        if ref.tolerated:
+            tolerated = escape("; ".join(ref.tolerated))
+            lines.append(f"[dim]#{ref.index} not known in the user's own file (no finding):[/] {tolerated}")
     return lines
 
 

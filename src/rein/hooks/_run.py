@@ -154,7 +154,10 @@ def failure(message: str) -> Outcome:
     return Outcome(
         block=True,
         failed=True,
-        reason=f"[steering:hook-error@rein] rein could not check this, so it is blocked: {message}",
+        reason=(
+            f"[steering:hook-error@rein] rein could not check this, so it is blocked: {message}."
+            " Retrying will not help: ask the user to look at rein's hook."
+        ),
     )
 
 

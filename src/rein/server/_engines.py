@@ -105,7 +105,10 @@ def load_engines(config: ServerConfig) -> Engines:
     try:
         steering = Steering(load_policy(cwd, home).policy)
     except ConfigError as error:
-        problem = f"[steering:config@rein] steering config error, every tool call is blocked: {error}"
+        problem = (
+            f"[steering:config@rein] steering config error, every tool call is blocked: {error}."
+            " Ask the user to fix the config file."
+        )
     return Engines(
         config=config,
         rules=found.rules,

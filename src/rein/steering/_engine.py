@@ -14,14 +14,18 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Literal
 
+from rein.steering._anyname import may_run_something
 from rein.steering._gate import pattern_gate
 from rein.steering._match import first_words, match_ref, subcommand_key, tri_all
 from rein.steering._observe import speculative_entries, watch_matches
-from rein.steering._pattern import TIMED_OUT, TIMEOUT, found
+from rein.steering._pattern import TIMED_OUT, found
+from rein.steering._provenance import SessionDisk, record
+from rein.steering._reasons import UNKNOWN_RULE, Fired, rule_reason, unknown_reason
 from rein.steering._rule import Observer, Plugin, Predicate, Rule, Tri, When
 from rein.steering._types import TOOLS, Context, Entry, Override, RefDecision, ToolCall, ToolResult, Verdict
 from rein.steering._when import Position, check_when
-from rein.steering.bash import Analysis, CommandRef, Expansion, Tracker, Unknown, analyze
+from rein.steering.bash import Analysis, CommandRef, Tracker, Unknown, analyze
+from rein.steering.bash.commands import KNOWN
 
 OVERRIDE = re.compile(r"steering-override:\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s+[-\u2013\u2014]+\s+(\S.*)")
 AUDIT_ENTRY = "steering-override"
@@ -46,89 +50,6 @@ class Policy:
         return not rule.no_override and (rule.allow_override or rule.name in self.overridable)
 
 
-@dataclass(slots=True)
-class _Fired:
-    rule: Rule
-    ref: CommandRef | None
-    unknown: bool
-    timed_out: bool = False
-
-
-def _tag(rule: Rule) -> str:
-    return f"[steering:{rule.name}@{rule.source}]"
-
-
-def _reason(fired: _Fired, policy: Policy, overrides: Mapping[str, str]) -> str:
-    rule = fired.rule
-    text = f"{_tag(rule)} {rule.reason}"
-    if fired.ref is not None and fired.ref.origin:
-        text += f" (`{fired.ref.text}` runs from {fired.ref.origin})"
-    if fired.timed_out:
-        text += (
-            f" (this rule's pattern ran past rein's {TIMEOUT * 1000:.0f} ms limit on this command, so"
-            " whether it applies is not known and it blocks; make the pattern simpler)"
-        )
-    elif fired.unknown:
-        command = fired.ref.text if fired.ref else ""
-        text += (
-            f" (rein could not tell statically whether this rule applies to `{command}`:"
-            f" {_unknowable(fired.ref)}, so it blocks; write the command with literal values)"
-        )
-    return text + _override_hint(rule, policy, overrides)
-
-
-def _override_hint(rule: Rule, policy: Policy, overrides: Mapping[str, str]) -> str:
-    """The override recipe, for a rule the person made overridable; for any other rule an agent tried
-    to override, that the comment does not lift it (so it stops trying)."""
-    if policy.allows_override(rule):
-        return f" To proceed anyway, add the comment: # steering-override: {rule.name} - <why>"
-    if rule.name in overrides:
-        return " An override comment does not lift this rule: only the user's configuration can."
-    return ""
-
-
-def _unknowable(ref: CommandRef | None) -> str:
-    """What about a command rein could not know, as a clause."""
-    if ref is not None and ref.unknown:
-        return "; ".join(ref.unknown)
-    if ref is not None:
-        options = [word.raw for word in ref.argv if word.parts and _is_option(word.parts[0])]
-        if options:
-            listed = ", ".join(f"`{word}`" for word in dict.fromkeys(options))
-            return f"{listed} abbreviates more than one option"
-        words = [word.raw for word in ref.argv if word.dynamic]
-        if words:
-            listed = ", ".join(f"`{word}`" for word in dict.fromkeys(words))
-            return f"the value of {listed} is only known at run time"
-    return "a value it needs is only known at run time"
-
-
-def _is_option(part: object) -> bool:
-    """An abbreviation that fits several long options (`git push --forc`)."""
-    return isinstance(part, Expansion) and part.kind == "option"
-
-
-UNKNOWN_RULE = Rule(
-    name="unknown",
-    source="rein",
-    reason="rein cannot tell what this command runs, and a rule may apply to it, so it is not run.",
-    origin="rein",
-)
-"""Decides a command whose content is only known at run time (`eval "$X"`, `bash -c "$CMD"`)."""
-
-
-def _unknown_reason(fired: _Fired, policy: Policy, overrides: Mapping[str, str]) -> str:
-    ref = fired.ref
-    text = f"{_tag(UNKNOWN_RULE)} rein cannot tell what `{ref.text if ref else ''}` runs: {_unknowable(ref)}."
-    if ref is not None and ref.origin:
-        text += f" It runs from {ref.origin}."
-    text += (
-        " What it runs may be a command a rule blocks, so it is not run."
-        " Write the command with literal values, or run the parts separately."
-    )
-    return text + _override_hint(UNKNOWN_RULE, policy, overrides)
-
-
 class Steering:
     """Evaluate tool calls against a `Policy`. Stateless between calls; safe to reuse."""
 
@@ -137,25 +58,35 @@ class Steering:
         self._bash = tuple(rule for rule in policy.rules if rule.tool == "bash")
         # Rules that name their command only need testing against refs of that command; the rest
         # (patterns, tests without a name) against every ref. Order is kept: first match wins.
-        self._by_name: dict[tuple[str, bool, str | None], tuple[Rule, ...]] = {}
+        self._by_name: dict[tuple[str, bool, str | None, bool], tuple[Rule, ...]] = {}
         self._firsts = first_words(self._bash)
         self._gate, self._gated = pattern_gate(self._bash)
         # The entries a `&&` chain's observers will have written are read by `when.happened` only:
         # with no such rule (or no observer) they are never worked out.
         self._speculate = bool(policy.observers) and any(_asks_happened(rule.when) for rule in self._bash)
         self._known = frozenset(name for rule in self._bash for name in rule.matcher.command)
+        self._all_known = KNOWN | self._known
+
+    def _may_run(self, ref: CommandRef) -> bool:
+        """A program named only at run time that no rule applies to under any name it is about: it
+        is unknown only when its arguments could hand it a command to run (`_anyname`), or when more
+        than its name is unknown."""
+        dynamic_name = f"command name is dynamic: {ref.argv[0].raw}"
+        return any(why != dynamic_name for why in ref.unknown) or may_run_something(ref, self._all_known)
 
     def _candidates(self, ref: CommandRef) -> tuple[Rule, ...]:
         if not ref.argv or ref.name_dynamic or ref.unknown:
             return self._bash  # the command could be anything: every rule may apply
         miss = self._gate is not None and found(self._gate, ref.text) is False
         sub = subcommand_key(ref, self._firsts)
-        cached = self._by_name.get((ref.name, miss, sub))
+        stranger = ref.kind == "unknown"
+        cached = self._by_name.get((ref.name, miss, sub, stranger))
         if cached is None:
             cached = tuple(
                 rule
                 for rule in self._bash
                 if (not rule.matcher.command or ref.name in rule.matcher.command)
+                and (not rule.matcher.tried_on or stranger or ref.name in rule.matcher.tried_on)
                 and not (miss and id(rule) in self._gated)
                 and (
                     sub is None
@@ -163,7 +94,7 @@ class Steering:
                     or any(s[:1] in ((), (sub,)) for s in rule.matcher.subcommand)
                 )
             )
-            self._by_name[(ref.name, miss, sub)] = cached
+            self._by_name[(ref.name, miss, sub, stranger)] = cached
         return cached
 
     def analyze(self, command: str, context: Context) -> Analysis:
@@ -175,28 +106,39 @@ class Steering:
             values={"branch": context.branch},
             trackers=self.policy.trackers,
             known=self._known,
+            disk=SessionDisk(context.files, context) if context.files is not None else None,
         )
 
     def evaluate(self, call: ToolCall, context: Context) -> Verdict:
         """Decide whether `call` may run. Never raises for any input: what it cannot read it blocks,
         and a failure inside a rule or plugin blocks too (fail closed) with the error as the reason."""
         try:
-            if call.tool == "bash":
-                return self._evaluate_bash(call, context)
             if call.tool not in TOOLS:
                 known = ", ".join(TOOLS)
-                reason = f"[steering:error@rein] unknown tool {call.tool!r} (one of {known}): it is blocked"
+                reason = (
+                    f"[steering:error@rein] unknown tool {call.tool!r}, so it is blocked. Use one of {known}."
+                )
                 return Verdict(allow=False, reason=reason, rule="error", source="rein")
-            return self._evaluate_file(call, context)
+            verdict = (
+                self._evaluate_bash(call, context)
+                if call.tool == "bash"
+                else self._evaluate_file(call, context)
+            )
+            if verdict.allow:
+                record(call, verdict.analysis, context)
+            return verdict
         except Exception as error:
             return Verdict(
                 allow=False,
-                reason=f"[steering:error@rein] checking this call failed, so it is blocked: {error!r}",
+                reason=(
+                    f"[steering:error@rein] checking this call failed, so it is blocked: {error!r}."
+                    " Split it into simpler commands, or ask the user."
+                ),
                 rule="error",
                 source="rein",
             )
 
-    def _fires(self, rule: Rule, context: Context, position: Position, matched: Tri) -> _Fired | None:
+    def _fires(self, rule: Rule, context: Context, position: Position, matched: Tri) -> Fired | None:
         results: list[Tri] = [matched]
         text = position.ref.text if position.ref is not None else ""
         if rule.requires is not None and position.ref is not None:
@@ -208,9 +150,9 @@ class Steering:
             results.append(check_when(rule.when, context, position, self.policy.predicates))
         verdict = tri_all(results)
         if verdict is True:
-            return _Fired(rule=rule, ref=position.ref, unknown=False)
+            return Fired(rule=rule, ref=position.ref, unknown=False)
         if isinstance(verdict, Unknown) and rule.on_unknown == "block":
-            return _Fired(rule=rule, ref=position.ref, unknown=True, timed_out=verdict is TIMED_OUT)
+            return Fired(rule=rule, ref=position.ref, unknown=True, timed_out=verdict is TIMED_OUT)
         return None
 
     def _evaluate_bash(self, call: ToolCall, context: Context) -> Verdict:
@@ -221,15 +163,17 @@ class Steering:
         overrides = _overrides(analysis.comments)
         decisions: list[RefDecision] = []
         waived: Override | None = None
-        definite: _Fired | None = None
-        maybe: _Fired | None = None
-        opaque: _Fired | None = None
+        definite: Fired | None = None
+        maybe: Fired | None = None
+        opaque: Fired | None = None
         for ref in analysis.refs:
             speculative = (
                 speculative_entries(ref, analysis, self.policy.observers, context) if self._speculate else ()
             )
             position = Position(ref=ref, cwd=ref.state.cwd, branch=ref.state.branch, speculative=speculative)
             fired = self._first_rule(self._candidates(ref), context, position, overrides)
+            if fired is None and ref.name_dynamic and not ref.lenient and self._may_run(ref):
+                fired = Fired(rule=UNKNOWN_RULE, ref=ref, unknown=True)  # `$X -c '...'`: a shell, maybe
             if isinstance(fired, Override):
                 waived = waived or fired
                 decisions.append(RefDecision(ref=ref))
@@ -253,7 +197,9 @@ class Steering:
                     definite = definite or fired
         done = tuple(decisions)
         if definite is not None:
-            return self._block(definite, _reason(definite, self.policy, overrides), analysis, done, context)
+            return self._block(
+                definite, rule_reason(definite, self.policy, overrides), analysis, done, context
+            )
         if analysis.exhausted:
             reason = (
                 f"[steering:budget@rein] rein stopped analysing this command: {analysis.exhausted}. What it"
@@ -271,9 +217,9 @@ class Steering:
                 allow=False, reason=reason, rule="unparsed", source="rein", analysis=analysis, decisions=done
             )
         if maybe is not None:
-            return self._block(maybe, _reason(maybe, self.policy, overrides), analysis, done, context)
+            return self._block(maybe, rule_reason(maybe, self.policy, overrides), analysis, done, context)
         if opaque is not None:
-            reason = _unknown_reason(opaque, self.policy, overrides)
+            reason = unknown_reason(opaque, self.policy, overrides)
             verdict = self._block(opaque, reason, analysis, done, context)
             return replace(verdict, rule=UNKNOWN_RULE.name, source=UNKNOWN_RULE.source)
         if waived is not None:
@@ -286,7 +232,7 @@ class Steering:
 
     def _block(
         self,
-        fired: _Fired,
+        fired: Fired,
         reason: str,
         analysis: Analysis,
         decisions: tuple[RefDecision, ...],
@@ -301,7 +247,7 @@ class Steering:
 
     def _first_rule(
         self, rules: Sequence[Rule], context: Context, position: Position, overrides: Mapping[str, str]
-    ) -> _Fired | Override | None:
+    ) -> Fired | Override | None:
         assert position.ref is not None
         waived: Override | None = None
         opaque = bool(position.ref.unknown)
@@ -310,8 +256,8 @@ class Steering:
             if matched is False:
                 continue
             fired = self._fires(rule, context, position, matched)
-            if fired is None:
-                continue
+            if fired is None or (fired.unknown and position.ref.lenient):
+                continue  # in a file of the person's only a definite finding blocks
             decided = UNKNOWN_RULE if opaque and fired.unknown else rule
             name = decided.name
             if name in overrides and self.policy.allows_override(decided):
@@ -335,7 +281,10 @@ class Steering:
             if fired is not None:
                 _on_fire(fired, context)
                 return Verdict(
-                    allow=False, reason=_reason(fired, self.policy, {}), rule=rule.name, source=rule.source
+                    allow=False,
+                    reason=rule_reason(fired, self.policy, {}),
+                    rule=rule.name,
+                    source=rule.source,
                 )
         return Verdict(allow=True)
 
@@ -400,7 +349,7 @@ def _overrides(comments: Sequence[str]) -> dict[str, str]:
     return found
 
 
-def _on_fire(fired: _Fired, context: Context) -> None:
+def _on_fire(fired: Fired, context: Context) -> None:
     rule = fired.rule
     entries: dict[str, Mapping[str, object]] = {t: {"rule": rule.name} for t in rule.writes_on_fire}
     if rule.on_fire is not None:

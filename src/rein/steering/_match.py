@@ -140,7 +140,8 @@ def match_ref(matcher: Matcher, ref: CommandRef, context: Context) -> Tri:
             results.append(UNKNOWN)
     if matcher.test is not None:
         test = matcher.test
-        results.append(_any_name(test, ref, matcher.command, context) if name_dynamic else test(ref, context))
+        by_name = name_dynamic and not matcher.tests_any_name
+        results.append(_any_name(test, ref, matcher.command, context) if by_name else test(ref, context))
     return tri_all(results)
 
 

@@ -82,6 +82,12 @@ class Matcher:
     not_flags: frozenset[str] = frozenset()
     args: tuple[Pattern, ...] = ()
     test: RefTest | None = None
+    tests_any_name: bool = False
+    """`test` itself answers for a command named only at run time (`$X ...`); otherwise, with no
+    `command` list to try each name of, such a command is UNKNOWN to the rule."""
+    tried_on: frozenset[str] = frozenset()
+    """A gate for speed, not a field to match: when set, the rule is tried only on commands of these
+    names and on programs rein does not know (which `test` reads by their arguments)."""
 
     @property
     def empty(self) -> bool:

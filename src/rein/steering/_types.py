@@ -99,6 +99,39 @@ class GitPort(Protocol):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class FileRead:
+    """A file as a host read it for steering."""
+
+    text: str | None
+    """Its text; None when it is not a regular text file rein reads (too big, binary, unreadable)."""
+    mtime: float
+    """When it was last modified (seconds since the epoch), to tell what the agent changed."""
+    executable: bool = False
+
+
+class FilesPort(Protocol):
+    """The host's file system as steering reads it at check time: the scripts, package.json files,
+    makefiles, task files and git configuration a command will run. Hosts cache reads by path and
+    modification time (the hook daemon keeps them warm). None of these may raise."""
+
+    def read(self, path: str) -> FileRead | None:
+        """The regular file at absolute `path`; None when there is none."""
+        ...
+
+    def exists(self, path: str) -> bool:
+        """Whether anything is at absolute `path` (a file, a directory, a link)."""
+        ...
+
+    def which(self, name: str) -> str | None:
+        """The program `name` as the host's PATH finds it (absolute), or None."""
+        ...
+
+    def now(self) -> float:
+        """The current time, in the same clock as `FileRead.mtime`."""
+        ...
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Context:
     """Where and when a tool call happens.
 
@@ -115,6 +148,9 @@ class Context:
     agent_loop: int = 0
     entries: EntryStore = field(default_factory=MemoryEntries)
     git: GitPort | None = None
+    files: FilesPort | None = None
+    """Where the files a command runs are read from at check time; None: only what the line itself
+    writes is read (as before hosts gave one)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -28,7 +28,7 @@ from tests.steering.bash.helpers import run, texts
         ),
         ("eval 'a )'", "could not parse near line 1, column 3 in the 'eval' string: ')'", ["eval a )", "a"]),
         ("echo " + "x" * 40 + ")", "could not parse near line 1, column 46: ')'", ["echo " + "x" * 40]),
-        ("cat <<A; cat <<B\na\nA\nb\nB", "could not parse near line 1, column 14: '<<'", ["cat"]),
+        ("cat <<A; cat <<B\na\nA\nb", "could not parse near line 1, column 5: '<<A; cat <<B'", ["cat"]),
         ("a && - 2>&1 | b", "could not parse near line 1, column 6: '-'", ["a", "b"]),
         ("x\n- y=1", "could not parse near line 2, column 1: '-'", ["x"]),
     ],
@@ -129,3 +129,13 @@ def test_analysis_is_frozen_and_refs_are_indexed() -> None:
     assert [ref.index for ref in analysis.refs] == [0, 1, 2]
     with pytest.raises(AttributeError):
         analysis.refs[0].index = 5  # type: ignore[misc]
+
+
+def test_contents_hold_the_text_the_line_leaves_in_each_file_it_knows() -> None:
+    analysis = bash.analyze(
+        "cat > x.sh <<'EOF'\necho hi\nEOF\necho more >> x.sh; curl -o y https://example.com/y",
+        cwd="/p",
+        home="/h",
+    )
+    assert analysis.writes == ("/p/x.sh", "/p/y")
+    assert analysis.contents == (("/p/x.sh", "echo hi\nmore\n"),)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from rein.steering.bash._parse import parse, syntax_problems
 from tests.steering.bash.helpers import run
 
@@ -51,3 +53,27 @@ def test_syntax_problems_are_capped_and_located() -> None:
         "could not parse near line 3, column 3 in the 'x' string: ')'",
     ]
     assert syntax_problems(parse(b"ls"), b"ls") == []
+
+
+@pytest.mark.parametrize(
+    ("line", "names"),
+    [
+        ('for d in */; do (cd "$d" && git push) done', ["cd", "git"]),
+        ("{ while true; do date; done } | cat", ["true", "date", "cat"]),
+        ("if (true) then rm -rf build; fi", ["true", "rm"]),
+        ("{ if true; then make; fi }", ["true", "make"]),
+        ("exec 3<>notes.txt; cat <&3", ["exec", "cat"]),
+        ("cat <<'EOF' | bash\ngit push", ["cat", "bash", "git"]),
+    ],
+)
+def test_what_bash_takes_and_tree_sitter_does_not(line: str, names: list[str]) -> None:
+    """bash runs these as written (an unterminated here-document ends at the end of the input);
+    tree-sitter-bash needs a `;` before the second reserved word, a plain `>`, the end line."""
+    analysis = run(line)
+    assert not analysis.problems
+    assert [ref.name for ref in analysis.refs] == names
+    assert not parse(b'echo "a) done"').has_error
+
+
+def test_a_repair_that_leaves_an_error_is_not_taken() -> None:
+    assert run("(cd x) done; if").problems

@@ -52,7 +52,7 @@ def test_every_construct_is_walked_in_order(source: str, expected: list[str]) ->
     ("source", "expected"),
     [
         ("echo $(a) `b`", [("a", "$()"), ("b", "`"), ("echo $(a) `b`", "")]),
-        ("cat <(a) >(b)", [("a", "<()"), ("b", ">()"), ("cat <(a) >(b)", "")]),
+        ("cat <(a) >(b)", [("a", "<()"), ("cat <(a) >(b)", ""), ("b", ">()")]),  # b reads what cat writes
         ("x=$(a) y=`b`", [("a", "assignment"), ("b", "assignment")]),
         ("X=$(a) cmd", [("a", "assignment"), ("cmd", "")]),
         ("echo hi > $(a) 2> `b`", [("a", "redirect"), ("b", "redirect"), ("echo hi", "")]),

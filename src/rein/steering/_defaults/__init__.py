@@ -21,7 +21,8 @@ from rein.steering._defaults._git import (
     stash_drop,
 )
 from rein.steering._defaults._rm import rm_root
-from rein.steering._defaults._servers import COMMANDS, dev_server
+from rein.steering._defaults._server_rules import background_server, dev_server
+from rein.steering._defaults._servers import COMMANDS
 from rein.steering._rule import Matcher, Rule
 
 SOURCE = "defaults"
@@ -91,11 +92,23 @@ DEFAULT_RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "no-dev-server",
-        "This starts a long-running server or watcher that never exits, so the shell would hang"
-        " until it times out. Ask the user to run it, or use a one-shot build or test command.",
-        Matcher(command=COMMANDS, test=dev_server),
+        "This starts a server, watcher or log follower that never exits, so the shell would wait for it"
+        " until the tool call times out. Start it in the background with its output in a file, e.g."
+        " `npm run dev > /tmp/server.log 2>&1 & echo $! > /tmp/server.pid`, then poll it (`curl"
+        " localhost:PORT`, `tail /tmp/server.log`) and stop it with `kill $(cat /tmp/server.pid)`; or"
+        " run a one-shot build or test command instead (`vite build`, `vitest run`, `tail -n 100 FILE`).",
+        Matcher(test=dev_server, tests_any_name=True, tried_on=COMMANDS),
     ),
 )
 
-OPTIONAL_RULES: Mapping[str, Rule] = MappingProxyType({})
+OPTIONAL_RULES: Mapping[str, Rule] = MappingProxyType({
+    "no-background-server": _rule(
+        "no-background-server",
+        "This leaves a server, watcher or log follower running in the background after the command"
+        " returns, and this project does not allow that: nothing stops it when the agent's turn ends."
+        " Run a one-shot build or test command instead, bound a smoke test with `timeout 60 ...`, or ask"
+        " the user to start it.",
+        Matcher(test=background_server, tests_any_name=True, tried_on=COMMANDS),
+    ),
+})  # fmt: skip
 """rein's opt-in rules by name, off unless a config file lists them in `enable_rules`."""

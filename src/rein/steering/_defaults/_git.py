@@ -97,6 +97,8 @@ def checkout_discard(ref: CommandRef, context: Context) -> Tri:
     if args.has("--pathspec-from-file") or args.after_dashdash:
         return True
     operands = args.operands
+    if args.after_dashdash is not None and len(operands) == 1:  # `git checkout NAME --`: NAME is a ref
+        return _unknown_if(args)
     if args.has("-b", "-B", "--orphan", "--detach") or not operands:
         return _unknown_if(args)
     if len(operands) >= 2 or looks_like_path(operands[0].value):

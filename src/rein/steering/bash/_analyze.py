@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from rein.steering.bash import commands
+from rein.steering.bash._disk import Disk, DiskView
 from rein.steering.bash._effects import join_path
-from rein.steering.bash._frame import Ctx, Frame, Value
+from rein.steering.bash._frame import TEMP, Ctx, Frame, Value
 from rein.steering.bash._walker import Walker
 from rein.steering.bash.model import EMPTY_ENV, UNKNOWN, Analysis, Env, Tracker, Unknown
 
@@ -24,6 +26,7 @@ def analyze(
     values: Mapping[str, object] | None = None,
     trackers: Sequence[Tracker] = (),
     known: frozenset[str] = frozenset(),
+    disk: Disk | None = None,
 ) -> Analysis:
     """Every command `source` would execute, in order, each with the shell state at its position.
 
@@ -32,7 +35,9 @@ def analyze(
     (PWD is always `cwd`; anything missing is unknown when expanded), `values` each tracker's starting
     value by name (missing ones start UNKNOWN), `trackers` the extra state dimensions to follow, and
     `known` command names to treat as known besides the command model's own (the names the policy's
-    rules are about), so an unknown wrapper cannot hide them.
+    rules are about), so an unknown wrapper cannot hide them. `disk` reads the files the line runs
+    (scripts, package.json scripts, makefiles, git's configuration and hooks) at check time; without
+    it only what the line itself wrote is read.
 
     `Analysis.comments` holds the text of the command line's own comments (`# ...`, not a `#` inside
     quotes or a word, nor one inside a `bash -c` string or heredoc).
@@ -41,22 +46,66 @@ def analyze(
     does not model) is listed in `Analysis.problems`, with the refs found anyway; a walk past rein's
     budget (nesting too deep, too much work) stops and says why in `Analysis.exhausted`.
     """
-    walker = Walker(trackers, _known(known))
+    walker = Walker(
+        trackers, _known(known), disk=DiskView(disk, cwd if isinstance(cwd, str) else None) if disk else None
+    )
     comments: list[str] = []
+    start = _start(cwd, home, env, values, trackers)
     try:
         src = source.encode("utf-8", "surrogatepass")
         walker.problems.extend(_input_problems(source, src))
-        if len(src) <= MAX_SOURCE:
-            walker.source(_start(cwd, home, env, values, trackers), (), Ctx(src), comments)
+        block = _harness(source) if len(src) <= MAX_SOURCE else None
+        if block is not None:
+            _harness_block(walker, start, block, comments)
+        elif len(src) <= MAX_SOURCE:
+            walker.source(start, (), Ctx(src), comments)
     except RecursionError:
         walker.problems.append("the command nests too deeply to analyse")
     except Exception as error:  # the contract is to never raise: fail closed with what was found
         walker.problems.append(f"internal error while analysing the command: {type(error).__name__}: {error}")
     problems = tuple(dict.fromkeys(walker.problems)) if walker.problems else ()
+    files = start.files
+    writes = tuple(path for path in files if path != TEMP)
     return Analysis(
         source=source, refs=tuple(walker.refs), problems=problems, comments=tuple(comments),
-        exhausted=walker.exhausted,
+        exhausted=walker.exhausted, writes=writes, writes_unnamed=start.files_unknown,
+        contents=tuple((path, text) for path in writes if isinstance(text := files[path], str)),
     )  # fmt: skip
+
+
+_HEAD = re.compile(r"[A-Za-z_][\w-]*")
+_END = re.compile(r"end_of_[a-z_]+")
+
+
+def _harness(source: str) -> tuple[str, str, str, str] | None:
+    """An agent harness's multi-line command (SWE-agent's `edit 12:14` ... `end_of_edit`): its name,
+    the rest of its first line, the lines between (text the harness hands its own command; they reach
+    a shell only if no harness reads them) and the closing line. Split by hand: no regex runs over a
+    long input."""
+    if "end_of_" not in source:  # nearly every line: no harness block
+        return None
+    head, newline, rest = source.rstrip(" \t\n").partition("\n")
+    body, newline_end, last = rest.rpartition("\n")
+    name = _HEAD.match(head)
+    if not newline or not newline_end or name is None or _END.fullmatch(last.strip()) is None:
+        return None
+    return name.group(0), head[name.end() :], body, last.strip()
+
+
+def _harness_block(
+    walker: Walker, start: Frame, block: tuple[str, str, str, str], comments: list[str]
+) -> None:
+    """The command line of the block as a command; its body as a guess at commands: only a definite
+    finding there blocks (text that is not shell, source code, is no problem)."""
+    name, rest, text, end = block
+    walker.source(start, (), Ctx((name + rest).encode("utf-8", "surrogatepass")), comments)
+    why = f"the body of a `{name} ... {end}` harness block, checked in case a shell runs it"
+    body = Ctx(
+        text.encode("utf-8", "surrogatepass"), via="harness block", why=why, speculative=True, lenient=True
+    )
+    problems = len(walker.problems)
+    walker.tolerate(lambda: walker.source(start.copy(), (), body), ())
+    del walker.problems[problems:]
 
 
 @lru_cache(maxsize=8)

@@ -104,3 +104,15 @@ def _trailing(node: Node) -> tuple[str, Node] | None:
             elif operator and child.is_named and kind != "comment":
                 return operator, child
     return None
+
+
+def simple(node: Node) -> bool:
+    """A plain command (with redirects), or a pipeline ending in one: what it prints is what rein
+    reads from it."""
+    if node.type == "pipeline":
+        members = [child for child in node.children if child.is_named and child.type != "comment"]
+        return bool(members) and simple(members[-1])
+    if node.type == "redirected_statement":
+        body = node.children[0] if node.children else None
+        return body is not None and body.type == "command"
+    return node.type == "command"

@@ -136,7 +136,8 @@ def _declaration(walker: Walk, node: Node, frame: Frame, g: G, ctx: Ctx) -> G:
         if elements is not None:
             name, _, append = assignment(child, src, [])
             held.append((name, UNKNOWN if associative else elements, append, _prior(frame, name)))
-    ok = walker.emit(tuple(argv), node_text(node, src), frame, g, ctx) if argv else g
+    filled = fill(argv, outputs) if outputs else argv  # `local f=$(mktemp)`: what the substitution gave
+    ok = walker.emit(tuple(filled), node_text(node, src), frame, g, ctx) if argv else g
     for name, elements, append, prior in held:
         _set_array(frame, name, elements, append, prior)
     return ok

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from rein.steering.bash._frame import POSITIONAL, Frame, Value
 from rein.steering.bash._words import assigned, resolve, split_assignment, tail
-from rein.steering.bash.model import EMPTY_ENV, UNKNOWN, Env, Unknown, Word
+from rein.steering.bash.model import EMPTY_ENV, UNKNOWN, Bounded, Env, Unknown, Word
 
 Argv = Sequence[Word]
 GIT_VALUE_OPTIONS = frozenset({
@@ -35,7 +35,10 @@ def join_path(cwd: Value, path: str) -> Value:
 
 
 def resolve_path(word: Word, cwd: Value, env: Env) -> Value:
+    """The absolute path `word` names; a fresh temporary path (`"$(mktemp)"`) stays that bound."""
     text = resolve(word, env)
+    if isinstance(text, Bounded) and text.kind == "temp":
+        return text
     return UNKNOWN if isinstance(text, Unknown) else join_path(cwd, text)
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple, TypeAlias, TypeVar
 
-from rein.steering.bash.model import UNKNOWN, State, Stdin, Unknown
+from rein.steering.bash.model import UNKNOWN, Bounded, State, Stdin, Unknown
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 Value = str | Unknown
 Array = tuple[Value, ...] | Unknown
 
+TEMP = "\0temp"
+"""The `files` entry of the fresh temporary files the line writes (no real path holds a NUL)."""
 POSITIONAL = "@"
 """The array that holds the positional parameters (`$1`, `"$@"`); `$0` is the variable `0`."""
 
@@ -218,7 +220,17 @@ class Frame:
         self.aliases = aliases
 
     def write(self, path: Value, content: Value, *, append: bool = False) -> None:
-        """A file the line writes (`> f`, `tee f`): its content, as far as it is known."""
+        """A file the line writes (`> f`, `tee f`): its content, as far as it is known. A fresh
+        temporary file (`"$(mktemp)"`) is no file the line names otherwise: all of them share one
+        entry (`TEMP`), so a later run of one is read, and no other path is made unknown."""
+        if isinstance(path, Bounded) and path.kind == "temp":
+            old = self.files.get(TEMP)
+            if append and isinstance(old, str) and isinstance(content, str):
+                content = old + content
+            elif old is not None and old != content:
+                content = UNKNOWN
+            self.files = {**self.files, TEMP: content}
+            return
         if isinstance(path, Unknown):
             self.files_unknown = True
             return

@@ -16,6 +16,13 @@ _SNIPPET = 24
 _BLANK = re.compile(rb"(?:\s|\\\r?\n|\\[ \t\v\f])*")
 """Blanks, line continuations, and `\\ ` (tree-sitter skips an escaped blank between words)."""
 
+_UNSEPARATED = re.compile(
+    rb"([)}]|(?<![\w-])(?:done|fi|esac))[ \t](?=[ \t]*(?:done|fi|esac|then|do|else|elif|\})(?![\w-]))"
+)
+"""A reserved word right after a closing one with only blanks between; the first blank becomes `;`."""
+_READ_WRITE = re.compile(rb"(?<=[\d \t])<>(?=[^\s>&])")
+_HEREDOC = re.compile(rb"(?<![<\d])<<-?[ \t]*(['\"]?)([\w.-]+)\1")
+
 
 def parse(src: bytes) -> Node:
     """The root node of `src`. The parser is built on first use (never at import), one per thread.
@@ -29,7 +36,38 @@ def parse(src: bytes) -> Node:
     if parser is None:
         parser = _new_parser()
         _local.parser = parser
-    return parser.parse(src if src.isascii() else src.translate(_ASCII)).root_node
+    text = src if src.isascii() else src.translate(_ASCII)
+    root = parser.parse(text).root_node
+    if root.has_error:
+        fixed = _repaired(text)
+        if fixed != text:
+            again = parser.parse(fixed).root_node
+            words = (len(text) - len(text[m.end() :].lstrip(b" \t")) for m in _UNSEPARATED.finditer(text))
+            if not again.has_error and not any(_is_word(again, at) for at in words):
+                return again
+    return root
+
+
+def _is_word(root: Node, at: int) -> bool:
+    """Whether the reserved word a repair put a `;` before became a command's name (`fi; fi`): then
+    it was no reserved word to bash either, and the repair is not taken."""
+    node = root.descendant_for_byte_range(at, at)
+    while node is not None and node.start_byte == at and node.type not in ("command_name", "word"):
+        node = node.parent
+    return node is not None and node.start_byte == at
+
+
+def _repaired(text: bytes) -> bytes:
+    """`text` with what bash takes and tree-sitter-bash does not written the way it does: a `;`
+    between `(cd x) done`, `3> f` for `3<>f` (opened for writing as well), the missing end line of a
+    here-document bash ends at the end of the input. Every byte offset still indexes `text`."""
+    fixed = _READ_WRITE.sub(b"> ", _UNSEPARATED.sub(rb"\1;", text))
+    for start in _HEREDOC.finditer(fixed):
+        delimiter = start.group(2)
+        ends = re.compile(rb"^[ \t]*" + re.escape(delimiter) + rb"[ \t]*$", re.MULTILINE)
+        if not ends.search(fixed, start.end()):
+            fixed += b"\n" + delimiter
+    return fixed
 
 
 def _new_parser() -> Parser:

@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rein.steering.bash._effects import resolve_path
-from rein.steering.bash._frame import Ctx, Frame
+from rein.steering.bash._frame import TEMP, Ctx, Frame
 from rein.steering.bash._parse import parse
 from rein.steering.bash._walk import G, Redirected, Walk
 from rein.steering.bash._words import Sub, collect_subs, lookup, words
-from rein.steering.bash.model import UNKNOWN, Env, Stdin, Unknown, Word
+from rein.steering.bash.model import UNKNOWN, Bounded, Env, Stdin, Unknown, Word
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -80,6 +80,7 @@ def redirects(walker: Walk, redirects: Sequence[Node], frame: Frame, g: G, ctx: 
     subs: list[Sub] = []
     heredoc_subs: list[Sub] = []
     backquoted: list[Node] = []
+    piped: Word | None = None
     pending = list(redirects)
     for redirect in pending:  # grows: a heredoc's own `> file` redirects come after it
         kind = redirect.type
@@ -94,8 +95,13 @@ def redirects(walker: Walk, redirects: Sequence[Node], frame: Frame, g: G, ctx: 
                     operator = child.type
                 elif child.type != "file_descriptor":
                     targets.append(child)
+            del targets[1:]  # the rest are the command's arguments (see `trailing`)
+            if operator == "<&" and from_stdin and targets:  # `<&3`: what 3 holds is not followed
+                source = node_text(targets[0], src)
+                stdin = Stdin("pipe", source) if source not in ("0", "-") else stdin
+                continue
             if operator not in _WRITES and operator != "<":
-                continue  # `2>&1`, `<&3`: no file is read or written
+                continue  # `2>&1`: no file is read or written
             texts = [node_text(target, src) for target in targets]
             if all(target.type in _INERT for target in targets) and not any(map(_EXPANDS.search, texts)):
                 found = [Word.literal(text) for text in texts]
@@ -103,6 +109,7 @@ def redirects(walker: Walk, redirects: Sequence[Node], frame: Frame, g: G, ctx: 
                 found = words(targets, src, subs)
             if operator == "<" and from_stdin and found:
                 stdin = _file(found[0], frame)
+                piped = found[0] if _is_process(found[0]) else None
             elif operator in _WRITES and found:
                 written.append(
                     (found[0], operator.endswith(">>"), descriptor in ("", "1") or operator[0] == "&")
@@ -117,17 +124,38 @@ def redirects(walker: Walk, redirects: Sequence[Node], frame: Frame, g: G, ctx: 
             text, quoted = _heredoc(children, ctx, heredoc_subs, backquoted, pending)
             if from_stdin:
                 stdin = Stdin("heredoc", text, text if quoted else _heredoc_body(text, frame.env))
-    walker.run_subs(subs, frame, g, ctx, "redirect")
+    outputs = walker.run_subs(subs, frame, g, ctx, "redirect")
+    if piped is not None and stdin is not None and stdin.text == piped.value:  # `< <(cmd)`: cmd's output
+        stdin = Stdin("pipe", piped.raw, outputs.get(piped.raw, UNKNOWN))
     walker.run_subs(heredoc_subs, frame, g, ctx, "heredoc")
     for body in backquoted:
         _backquotes(walker, body, frame, g, ctx)
     return Redirected(stdin, tuple(written))
 
 
+def trailing(redirects: Sequence[Node]) -> list[Node]:
+    """Words tree-sitter hangs on a redirect after its target (`git push > /dev/null -f`, `printf x
+    2>&1 >(sh)`): bash takes only the first word as the target, the rest are the command's arguments."""
+    extra: list[Node] = []
+    for redirect in redirects:
+        if redirect.type == "file_redirect":
+            targets = [
+                child for child in redirect.children if child.is_named and child.type != "file_descriptor"
+            ]
+            extra.extend(target for target in targets[1:] if target.type != "ERROR")
+    return extra
+
+
+def _is_process(word: Word) -> bool:
+    parts = word.parts
+    return len(parts) == 1 and not isinstance(parts[0], str) and parts[0].kind == "process"
+
+
 def _file(word: Word, frame: Frame) -> Stdin:
     """`< f`: what the command reads is what this line wrote to f, if it did."""
     path = resolve_path(word, frame.cwd, frame.env)
-    content = frame.files.get(path, UNKNOWN) if isinstance(path, str) else UNKNOWN
+    key = TEMP if isinstance(path, Bounded) and path.kind == "temp" else path
+    content = frame.files.get(key, UNKNOWN) if isinstance(key, str) else UNKNOWN
     return Stdin("file", word.value, content)
 
 

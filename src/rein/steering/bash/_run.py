@@ -4,37 +4,30 @@ its ref with state and trackers, its effects, and then what it runs."""
 from __future__ import annotations
 
 import posixpath
-import shlex
 from dataclasses import replace
 from types import MappingProxyType
 
 from rein.steering.bash import commands
 from rein.steering.bash._effects import apply, command_cwd, resolve_path
 from rein.steering.bash._expand import expand as expand_words
-from rein.steering.bash._frame import POSITIONAL, Ctx, Frame, Value
+from rein.steering.bash._frame import Ctx, Frame, Value
+from rein.steering.bash._funcs import MAX_DEPTH, call_function, expand_alias
 from rein.steering.bash._links import link, through_links
+from rein.steering.bash._refs import code_of, make_ref, record, track
 from rein.steering.bash._walk import G, Walk, join, then
 from rein.steering.bash._words import resolve, split_assignment
 from rein.steering.bash.commands import Call, Inner, Stdin
 from rein.steering.bash.model import (
     UNKNOWN,
-    Code,
-    CommandKind,
-    CommandRef,
     Env,
     State,
-    Unknown,
     Word,
     named,
 )
 
-MAX_DEPTH = 16
-"""Wrappers and re-parsed strings (`sudo bash -c "eval '...'"`) followed at most this deep."""
 _CWD_COMMANDS = frozenset({"git", "make", "gmake"})
 _NOT_FOUND = "command_not_found_handle"
 """The function bash runs in place of a command it cannot find."""
-_MAX_CALLS = 2
-"""A function calling itself is followed this deep; deeper, it is unknown."""
 
 
 def emit(
@@ -64,23 +57,26 @@ def emit(
     if head.value == commands.PLACEHOLDER:  # a name only known at run time: its runner is unknown already
         return g
     if head.raw == head.value and head.value in frame.aliases and head.value not in walker.aliasing:
-        return _alias(walker, argv, frame, g, ctx)
+        return expand_alias(walker, argv, frame, g, ctx)
     state = _state(frame, argv, env, expand)
     name = posixpath.basename(head.value)
     if head.dynamic and not named(head):
-        return _record(
+        return record(
             walker, argv, raw, state, g, ctx, frame, "unknown", (f"command name is dynamic: {head.raw}",)
         )
     if name in frame.funcs and "/" not in head.value:
-        return _call(walker, name, argv, raw, state, frame, g, ctx._replace(stdin=stdin))
-    call = Call(name, argv, state, stdin, frame.files, frame.files_unknown, frame.git_config, walker.known)
+        return call_function(walker, name, argv, raw, state, frame, g, ctx._replace(stdin=stdin))
+    files, unnamed, config = frame.files, frame.files_unknown, frame.git_config
+    call = Call(name, argv, state, stdin, files, unnamed, config, walker.known, walker.disk)
     reading = commands.read(call, scan=not ctx.speculative)
     call, found = reading.call, reading.runs
     walker.problems.extend(found.problems)
     why = "; ".join(filter(None, (ctx.why, *reading.whys)))
-    ref = _ref(walker, call.argv, raw, state, g, ctx, reading.kind, found.notes, why, _code(call))
+    ref = make_ref(walker, call.argv, raw, state, g, ctx, reading.kind, found.notes, why, code_of(call))
+    if found.tolerated or reading.whys:
+        ref = replace(ref, tolerated=found.tolerated, rewritten=reading.whys)
     if walker.trackers:
-        ref = _track(walker, ref, frame)
+        ref = track(walker, ref, frame)
     walker.refs.append(ref)
     walker.output = commands.output(call)
     _effects(call, frame, ctx.speculative or ctx.via == "argv suffix")
@@ -92,10 +88,11 @@ def emit(
     ok = then(g, ref.index)
     if reading.kind == "unknown" and _NOT_FOUND in frame.funcs:  # runs if no such program exists
         handler = (Word.literal(_NOT_FOUND), *call.argv)
-        _call(walker, _NOT_FOUND, handler, raw, state, frame, g, ctx._replace(stdin=stdin))
+        call_function(walker, _NOT_FOUND, handler, raw, state, frame, g, ctx._replace(stdin=stdin))
+    here = ctx._replace(origin=ref.origin) if ref.origin else ctx  # a script's line, not its file
     for job in found.inners:
         given = job.stdin or (stdin if job.mode in ("same", "child") else None)
-        done = inner(walker, job, frame, g, ctx, given, env, state.expansion)
+        done = inner(walker, job, frame, g, here, given, env, state.expansion)
         if job.mode in ("same", "child", "remote"):  # the runner exits with the inner command's status
             ok = join(ok, done)
     return ok
@@ -113,45 +110,6 @@ def _state(frame: Frame, argv: tuple[Word, ...], env: dict[str, Value] | None, e
         if cwd is not None:
             state = replace(state, cwd=cwd)
     return state
-
-
-def _ref(
-    walker: Walk,
-    argv: tuple[Word, ...],
-    raw: str,
-    state: State,
-    g: G,
-    ctx: Ctx,
-    kind: CommandKind,
-    unknown: tuple[str, ...],
-    why: str,
-    code: Code | None = None,
-) -> CommandRef:
-    return CommandRef(
-        index=len(walker.refs), argv=argv, raw=raw, state=state, wrappers=ctx.wrappers, via=ctx.via,
-        code=code, unknown=unknown, after=g, kind=kind, why=why, background=ctx.background,
-        origin=ctx.origin, lenient=ctx.lenient,
-    )  # fmt: skip
-
-
-def _record(
-    walker: Walk,
-    argv: tuple[Word, ...],
-    raw: str,
-    state: State,
-    g: G,
-    ctx: Ctx,
-    frame: Frame,
-    kind: CommandKind,
-    unknown: tuple[str, ...],
-) -> G:
-    """A command that is recorded but not followed: what it runs is not known."""
-    ref = _ref(walker, argv, raw, state, g, ctx, kind, unknown, ctx.why)
-    if walker.trackers:
-        ref = _track(walker, ref, frame)
-    walker.refs.append(ref)
-    walker.output = UNKNOWN
-    return then(g, ref.index)
 
 
 def _effects(call: Call, frame: Frame, guess: bool) -> None:
@@ -200,6 +158,7 @@ def inner(
         for name, prefixed in env.items():
             target.set_var(name, prefixed, export=True)
     _environment(job, target, frame, shell)
+    job = _from_disk(walker, job)
     wrappers = (*ctx.wrappers, job.label) if job.label else ctx.wrappers
     speculative = ctx.speculative or job.speculative
     passed = job.stdin is not None or job.mode in ("same", "child")
@@ -222,8 +181,12 @@ def inner(
         src = job.script.encode("utf-8", "surrogatepass")
         where = f" in the '{job.label or job.via}' string"
         problems = len(walker.problems)
-        ok = walker.source(target, g, sub._replace(src=src, where=where))
-        if job.speculative:  # only a guess that it is shell: what does not parse is not a problem
+        walked = sub._replace(src=src, where=where)
+        if sub.lenient and not ctx.lenient:  # a person's file: its own share of the budget
+            ok = walker.tolerate(lambda: walker.source(target, g, walked), g)
+        else:
+            ok = walker.source(target, g, walked)
+        if job.speculative or sub.lenient:  # a guess, or a person's file: what does not parse is no problem
             del walker.problems[problems:]
     if job.mode == "child":
         frame.absorb(target, exact=True)
@@ -232,6 +195,19 @@ def inner(
     for name, old, local in held:
         _release(frame, name, old, local)
     return ok
+
+
+def _from_disk(walker: Walk, job: Inner) -> Inner:
+    """A script that is the whole text of a file read from disk (`bash x.sh`, `source env.sh`, `sh <
+    x.sh`) comes from that file: its commands say so by line, and a file of the person's is read
+    leniently."""
+    if walker.disk is None or job.script is None or job.origin:
+        return job
+    read = walker.disk.of(job.script)
+    if read is None:
+        return job
+    why = f"{job.label or job.via} runs {read.label}, read from disk"
+    return replace(job, origin=f"{read.label}:", lenient=read.lenient, why=why)
 
 
 def _reads_stdin(job: Inner) -> bool:
@@ -274,102 +250,3 @@ def _release(frame: Frame, name: str, old: Value | None, local: bool) -> None:
         return
     kept = old if old is not None and now is not None and (old is now or old == now) else UNKNOWN
     frame.set_var(name, kept, export=not local)
-
-
-def _code(call: Call) -> Code | None:
-    """The program text of an interpreter one-liner or of what it reads on stdin, for rules to match."""
-    prog = commands.program(call.name, call.argv)
-    if prog is None or prog.language == "shell":
-        return None
-    if prog.code:
-        return Code(language=prog.language, text="\n".join(word.value for word in prog.code))
-    stdin = call.stdin
-    if prog.from_stdin and stdin is not None and isinstance(stdin.content, str):
-        return Code(language=prog.language, text=stdin.content)
-    return None
-
-
-def _track(walker: Walk, ref: CommandRef, frame: Frame) -> CommandRef:
-    seen: dict[str, object] = {}
-    for tracker in walker.trackers:
-        name = tracker.name
-        value = frame.values.get(name, UNKNOWN)
-        try:
-            at, after = tracker.at(value, ref), tracker.after(value, ref)
-        except Exception as error:  # a plugin's bug must not crash the analysis: fail closed
-            walker.problems.append(f"tracker '{name}' failed on '{ref.text}': {type(error).__name__}")
-            at = after = UNKNOWN
-        if at is not value:
-            seen[name] = at
-        if after is not value:
-            frame.set_value(name, after)
-    if not seen:
-        return ref
-    return replace(ref, state=replace(ref.state, values=MappingProxyType({**ref.state.values, **seen})))
-
-
-def _call(
-    walker: Walk, name: str, argv: tuple[Word, ...], raw: str, state: State, frame: Frame, g: G, ctx: Ctx
-) -> G:
-    """A shell function runs its body here, in this shell, with the caller's variables and its
-    arguments as `$1`, `$@`: the body is checked at each call, not where it was defined."""
-    depth = walker.calling.count(name)
-    unknown = (
-        (f"function {name} calls itself more than {_MAX_CALLS} levels deep",) if depth >= _MAX_CALLS else ()
-    )
-    ok = _record(walker, argv, raw, state, g, ctx, frame, "runner", unknown)
-    if unknown or ctx.depth >= MAX_DEPTH or walker.exhausted:
-        return ok
-    body, defined = frame.funcs[name]
-    words = tuple(word.value for word in argv)
-    key = (
-        id(body), words, id(frame.env), id(frame.arrays), frame.cwd, id(frame.values), id(frame.files), g,
-        ctx.stdin,
-    )  # fmt: skip
-    done = walker.memo.get(key)
-    if done is not None:  # the same body in the same state: its commands were checked already
-        frame.load(done.copy())
-        return ok
-    saved = frame.arrays.get(POSITIONAL, UNKNOWN)
-    frame.set_args(tuple(UNKNOWN if word.dynamic else word.value for word in argv[1:]))
-    walker.calling.append(name)
-    why = f"the body of function {name}, where it is called"
-    sub = ctx._replace(
-        src=defined.src, wrappers=(*ctx.wrappers, name), via="function", depth=ctx.depth + 1,
-        where=defined.where, why=why,
-    )  # fmt: skip
-    try:
-        done_ok = walker.stmt(body, frame, g, sub)
-    finally:
-        walker.calling.pop()
-    frame.set_args(saved if isinstance(saved, tuple) else UNKNOWN)
-    walker.memo[key] = frame.copy()
-    return join(ok, done_ok)
-
-
-def _alias(walker: Walk, argv: tuple[Word, ...], frame: Frame, g: G, ctx: Ctx) -> G:
-    """An alias is replaced by its text, and the line read again (aliases are followed whether or not
-    `shopt -s expand_aliases` is on: rein does not know which shell reads the line)."""
-    name = argv[0].value
-    value = frame.aliases[name]
-    if isinstance(value, Unknown):
-        state = frame.state()
-        return _record(
-            walker, argv, name, state, g, ctx, frame, "unknown", (f"alias {name} is not known statically",)
-        )
-    texts = [value]
-    rest = list(argv[1:])
-    while rest and texts[-1].endswith(" ") and rest[0].raw == rest[0].value:  # `alias g='git '`: the
-        follow = frame.aliases.get(rest[0].value)  # word after an alias ending in a blank is one too
-        if not isinstance(follow, str) or rest[0].value in walker.aliasing or len(texts) > _MAX_CALLS * 8:
-            break
-        texts.append(follow)
-        rest.pop(0)
-    text = " ".join([*texts, *(shlex.quote(word.value) for word in rest)])
-    walker.aliasing.add(name)
-    try:
-        src = text.encode("utf-8", "surrogatepass")
-        where = f" in the alias '{name}'"
-        return walker.source(frame, g, ctx._replace(src=src, via="alias", depth=ctx.depth + 1, where=where))
-    finally:
-        walker.aliasing.discard(name)

@@ -8,10 +8,11 @@ reverse.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from rein.steering.bash._disk import DiskView
 from rein.steering.bash._frame import Ctx, Frame, Value
 from rein.steering.bash.model import CommandRef, Env, Stdin, Tracker, Word
 
@@ -79,6 +80,10 @@ class Walk(Protocol):
     """Function bodies already walked, by body, arguments and state: the frame they left."""
     exhausted: str
     """Why the walk stopped early (past its budget); empty while it goes on."""
+    disk: DiskView | None
+    """The files on disk the line runs, read at check time; None when the host gives none."""
+    deferred: list[Node] | None
+    """The `>(...)` of the command being read, walked once what it writes into them is known."""
 
     def spend(self, units: int) -> bool:
         """Count work; False (and the walk stops) once the budget is spent."""
@@ -86,6 +91,11 @@ class Walk(Protocol):
 
     def exhaust(self, reason: str) -> None:
         """Stop the walk: the command is past what rein analyses (too deep, too much work)."""
+        ...
+
+    def tolerate(self, walk: Callable[[], G], g: G) -> G:
+        """Walk a file of the person's within its own share of the budget; running past it stops
+        only that file's walk."""
         ...
 
     def source(self, frame: Frame, g: G, ctx: Ctx, comments: list[str] | None = None) -> G:
@@ -110,6 +120,10 @@ class Walk(Protocol):
 
     def assigned(self, name: str, value: Value, frame: Frame, g: G, ctx: Ctx) -> None:
         """Check what a shell runs later because `name` was set to `value` (`PROMPT_COMMAND`, `PS4`)."""
+        ...
+
+    def expand_text(self, text: str, frame: Frame, g: G, ctx: Ctx, via: str) -> None:
+        """Walk what runs when bash expands `text` as it does a double-quoted string."""
         ...
 
     def arithmetic(self, node: Node, frame: Frame, g: G, ctx: Ctx) -> None:

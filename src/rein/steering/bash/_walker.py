@@ -14,18 +14,19 @@ at most a fixed amount of work and is blocked, well inside a host's hook time li
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from rein.steering.bash import _control, _parse, _redirects, _run
-from rein.steering.bash._chain import REDIRECTS, Link, Member, chained, flatten, split_redirected
+from rein.steering.bash import _control, _feeds, _heredocs, _parse, _redirects, _run, _subs
+from rein.steering.bash._chain import REDIRECTS, Link, Member, chained, flatten, simple, split_redirected
+from rein.steering.bash._disk import DiskView
 from rein.steering.bash._effects import resolve_path
 from rein.steering.bash._expand import fill
 from rein.steering.bash._frame import Ctx, Frame, Value
 from rein.steering.bash._parse import parse, syntax_problems, uncovered
-from rein.steering.bash._redirects import as_double_quoted, node_text, raw
-from rein.steering.bash._walk import G, Outputs, Redirected, join, meet
-from rein.steering.bash._words import STATEMENT_NODES, Sub, assigned, words
+from rein.steering.bash._redirects import raw
+from rein.steering.bash._walk import G, Redirected, join, meet
+from rein.steering.bash._words import STATEMENT_NODES, Sub, words
 from rein.steering.bash.model import UNKNOWN, CommandRef, Stdin, Tracker, Word
 
 if TYPE_CHECKING:
@@ -36,6 +37,8 @@ MAX_NESTING = 64
 BUDGET = 40_000
 """Work units one analysis may spend: a statement is one, a command one per word, a parsed source
 one per 64 bytes. Everyday commands spend under a hundred."""
+TOLERATED = BUDGET // 2
+"""Work units one file of the person's (a script, a makefile rein reads from disk) may spend."""
 _SIMPLE = frozenset({"command", "redirected_statement"})
 
 _PLAIN = re.compile(rb"[A-Za-z0-9_./:,@%+=^-]+(?: +[A-Za-z0-9_./:,@%+=^-]+)*")
@@ -50,10 +53,22 @@ class Walker:
 
     emit = _run.emit
     redirects = _redirects.redirects
+    run_subs = _subs.run_subs
+    prefix = _subs.prefix
+    assigned = _subs.assigned
+    expand_text = _subs.expand_text
+    arithmetic = _subs.arithmetic
 
-    def __init__(self, trackers: Sequence[Tracker], known: frozenset[str], budget: int = BUDGET) -> None:
+    def __init__(
+        self,
+        trackers: Sequence[Tracker],
+        known: frozenset[str],
+        budget: int = BUDGET,
+        disk: DiskView | None = None,
+    ) -> None:
         self.trackers = tuple(trackers)
         self.known = known
+        self.disk = disk
         self.refs: list[CommandRef] = []
         self.problems: list[str] = []
         self.output: Value = UNKNOWN
@@ -65,6 +80,10 @@ class Walker:
         self._left = budget
         self._nesting = 0
         self._repaired: set[tuple[bytes, int]] = set()
+        self.deferred: list[Node] | None = None
+        """The `>(...)` of the command being read, walked once what it writes into them is known."""
+        self.rebound: _feeds.Rebound | None = None
+        """What an `exec` with only redirects just changed for the rest of its shell."""
 
     def spend(self, units: int) -> bool:
         self._left -= units
@@ -75,6 +94,20 @@ class Walker:
     def exhaust(self, reason: str) -> None:
         self.exhausted = self.exhausted or reason
 
+    def tolerate(self, walk: Callable[[], G], g: G) -> G:
+        """Walk a file of the person's: at most `TOLERATED` of the budget, and a walk past it (or too
+        deep) stops only there. What was read is checked; what was not is the person's, as before."""
+        if self.exhausted:
+            return g
+        left = self._left
+        self._left = min(left, TOLERATED)
+        start = self._left
+        try:
+            return walk()
+        finally:
+            self._left = left - (start - self._left)
+            self.exhausted = ""
+
     # Sources and sequences
 
     def source(self, frame: Frame, g: G, ctx: Ctx, comments: list[str] | None = None) -> G:
@@ -83,6 +116,11 @@ class Walker:
         if not self.spend(len(src) // 64 + 1):
             return g
         root = parse(src)
+        if b"<<" in src and _heredocs.misread(root):  # a heredoc line tree-sitter cannot place
+            lifted = _heredocs.lift(src)
+            again = parse(lifted) if lifted is not None and self.spend(len(lifted) // 64 + 1) else None
+            if lifted is not None and again is not None and not again.has_error:
+                src, root, ctx = lifted, again, ctx._replace(src=lifted)
         self.problems.extend(syntax_problems(root, src, ctx.where))
         if comments is not None and b"#" in src:
             comments.extend(_parse.comments(root, src))
@@ -108,6 +146,7 @@ class Walker:
             self.exhaust(f"commands nest more than {MAX_NESTING} levels deep")
             return g
         self._nesting += 1
+        sinks: list[_feeds.Sink] = []
         try:
             ok = g
             last = len(children) - 1
@@ -116,6 +155,9 @@ class Walker:
                     continue
                 if self.exhausted:
                     return g
+                if ctx.speculative and _not_shell(children, index):
+                    continue  # a guess: what bash would reject there is no command
+                self.output = UNKNOWN
                 if index < last and children[index + 1].type == "&":
                     apart = frame.copy()
                     self.stmt(child, apart, g, ctx._replace(background=True))
@@ -123,9 +165,16 @@ class Walker:
                     ok = g
                 else:
                     ok = self.stmt(child, frame, g, ctx)
+                found, self.rebound = self.rebound, None
+                if found is not None:  # `exec < f`, `exec > >(sh)`: the rest of the shell reads, prints there
+                    ctx = _feeds.rebind(found, child, frame, ctx, sinks)
+                elif sinks:
+                    _feeds.printed(sinks, child, ctx.src, self.output, simple(child))
             return ok
         finally:
             self._nesting -= 1
+            if sinks and not self.exhausted:
+                _feeds.drain(self, sinks, children, g)
 
     def stmt(self, node: Node, frame: Frame, g: G, ctx: Ctx, pipe: Stdin | None = None) -> G:
         """Walk one statement; returns the refs known to have exited 0 when it exits 0."""
@@ -143,8 +192,8 @@ class Walker:
             return handler(self, node, frame, g, ctx if pipe is None else ctx._replace(stdin=pipe))
         if kind in REDIRECTS:  # `$(< file)`
             self.redirects([node], frame, g, ctx)
-        elif kind == "ERROR":  # already reported; still walk what was understood inside
-            for child in node.children:
+        elif kind == "ERROR" and not ctx.speculative:  # already reported; walk what was understood inside
+            for child in node.children:  # (a guess that does not parse there is not shell there)
                 if child.type in STATEMENT_NODES:
                     self.stmt(child, frame, g, ctx)
         elif kind != "comment":
@@ -172,7 +221,7 @@ class Walker:
             apart = frame.copy()
             self.output = UNKNOWN
             result = self.member(member, apart, g, ctx, pipe)
-            pipe = Stdin("pipe", content=self.output if _simple(member[0]) else UNKNOWN)
+            pipe = Stdin("pipe", content=self.output if simple(member[0]) else UNKNOWN)
             frame.absorb(apart, exact=False)
         return g if any(node.type == "negated_command" for node, _ in members) else result
 
@@ -181,8 +230,9 @@ class Walker:
         kind = node.type
         if kind == "redirected_statement":
             return self.redirected(node, extra, frame, g, ctx, pipe)
-        if kind == "command":
-            return self.command(node, extra, frame, g, ctx, pipe)
+        if kind == "command":  # `a && python - <<EOF`: the redirect tree-sitter hung on the whole list
+            lost = self._lost_words(node, list(extra), ctx) if extra else []
+            return self.command(node, extra, frame, g, ctx, pipe, lost)
         if extra:
             self.redirects(extra, frame, g, ctx)
         return self.stmt(node, frame, g, ctx, pipe)
@@ -230,16 +280,23 @@ class Walker:
     ) -> G:
         src = ctx.src
         text = src[node.start_byte : node.end_byte]
-        if _PLAIN.fullmatch(text):  # most commands: plain words only, nothing to unquote or expand
+        extra = _redirects.trailing(outer) if outer else ()
+        if _PLAIN.fullmatch(text) and not extra:  # most commands: plain words, nothing to expand
             plain = text.decode()
             names = [*plain.split(), *lost]
             if "=" not in names[0] and names[0] not in _RESERVED:
+                fed: list[Node] = []
+                held, self.deferred = self.deferred, fed
                 done = self.redirects(outer, frame, g, ctx) if outer else Redirected()
+                self.deferred = held
                 if outer:
                     plain = raw(node, outer, src)
                 plain_argv = tuple([Word(value=name, raw=name) for name in names])
-                ok = self.emit(plain_argv, plain, frame, g, ctx, None, done.stdin or pipe or ctx.stdin)
+                stdin = done.stdin or pipe or ctx.stdin
+                first = len(self.refs)
+                ok = self.emit(plain_argv, plain, frame, g, ctx, None, stdin)
                 self._write(done, frame, self.output)
+                _feeds.feed(self, fed, done, frame, g, ctx, first, stdin, exec_only=names == ["exec"])
                 return ok
         assignments: list[Node] = []
         literals: list[Node] = []
@@ -261,7 +318,14 @@ class Walker:
                 bodies.append(child)
             elif kind != "comment":
                 literals.append(child)
+        extra = _redirects.trailing(redirects)
+        if extra:  # in source order: a redirect inside the command may come before its arguments
+            literals = sorted([*literals, *extra], key=lambda literal: literal.start_byte)
+        if outer and len(redirects) > len(outer):  # in the order written: the last stdin wins
+            redirects.sort(key=lambda redirect: redirect.start_byte)
         subs: list[Sub] = []
+        fed = []
+        held, self.deferred = self.deferred, fed
         argv = words(literals, src, subs) + [Word(value=word, raw=word) for word in lost]
         outputs = self.run_subs(subs, frame, g, ctx)
         argv = fill(argv, outputs)
@@ -269,16 +333,22 @@ class Walker:
         env: dict[str, Value] | None = None
         if assignments:
             env = self.prefix(assignments, frame, g, ctx)
+        self.deferred = held
         if not argv or not argv[0].raw:  # nothing, or a command name tree-sitter made up (MISSING)
             self._write(done, frame, "")
+            self.output = ""
+            _feeds.feed(self, fed, done, frame, g, ctx, len(self.refs), None)
             return g
         if argv[0].raw in _RESERVED and name_node is not None and name_node.children[0].type == "word":
             row, column = name_node.start_point
             where = f"line {row + 1}, column {column + 1}{ctx.where}"
             self.problems.append(f"could not parse near {where}: '{argv[0].raw}'")
         stdin = done.stdin or pipe or ctx.stdin
+        first = len(self.refs)
         ok = self.emit(tuple(argv), raw(node, redirects, src), frame, g, ctx, env, stdin)
         self._write(done, frame, self.output)
+        exec_only = len(argv) == 1 and argv[0].value == "exec"
+        _feeds.feed(self, fed, done, frame, g, ctx, first, stdin, exec_only=exec_only)
         if bodies:
             inner = ctx._replace(wrappers=(*ctx.wrappers, argv[0].value))
             for body in bodies:  # `time` exits with the group's status
@@ -289,90 +359,25 @@ class Walker:
     def _write(self, done: Redirected, frame: Frame, output: Value) -> None:
         """The files a command's redirects write: its output where stdout goes, else unknown text."""
         for word, append, stdout in done.writes:
+            if _feeds.is_process(word):  # `> >(cmd)`: a pipe, walked by `_feed`
+                continue
             path = resolve_path(word, frame.cwd, frame.env) if word.value not in _DEVICES else None
             if path is not None:
                 frame.write(path, output if stdout else UNKNOWN, append=append)
 
-    def run_subs(self, subs: list[Sub], frame: Frame, g: G, ctx: Ctx, via: str = "") -> Outputs:
-        """Walk substitutions, each in a subshell; `$((x = 1))` assigns in this shell. Returns what
-        rein can tell of each `$( )` and `<( )` output, by its text."""
-        outputs: Outputs = {}
-        for kind, node in subs:
-            if kind == "arith":
-                self.arithmetic(node, frame, g, ctx)
-                for name in _control.arith_names(node, ctx.src):
-                    frame.set_var(name, UNKNOWN)
-                continue
-            apart = frame.copy()
-            if kind == "stmt":
-                self.stmt(node, apart, g, ctx)
-            else:
-                self.output = UNKNOWN
-                self.seq(node.children, apart, g, ctx._replace(via=via or kind))
-                statements = [child for child in node.children if child.is_named and child.type != "comment"]
-                output = self.output if len(statements) == 1 and _simple(statements[0]) else UNKNOWN
-                text = node_text(node, ctx.src)
-                outputs[text] = output.rstrip("\n") if isinstance(output, str) and kind != "<()" else output
-            frame.absorb(apart, exact=False)
-        return outputs
 
-    def prefix(self, assignments: list[Node], frame: Frame, g: G, ctx: Ctx) -> dict[str, Value]:
-        """`X=1 cmd`: the variables cmd alone sees."""
-        subs: list[Sub] = []
-        parsed = [_control.assignment(node, ctx.src, subs) for node in assignments]
-        outputs = self.run_subs(subs, frame, g, ctx, "assignment")
-        env: dict[str, Value] = {}
-        for name, value, append in parsed:
-            filled = fill((value,), outputs)[0] if value is not None and outputs else value
-            env[name] = assigned(name, filled, append, {**frame.env, **env})
-            self.assigned(name, env[name], frame, g, ctx)
-        return env
-
-    def assigned(self, name: str, value: Value, frame: Frame, g: G, ctx: Ctx) -> None:
-        """What a shell runs later because of a variable: `PROMPT_COMMAND` runs as a command line
-        before each prompt, and the prompts (`PS4` under `set -x`, `PS1`, ...) run their
-        substitutions each time they are shown. Each may run, so each is checked now."""
-        if name not in _PROMPTS or not isinstance(value, str) or not value:
-            return
-        if name == "PROMPT_COMMAND":
-            apart = frame.copy()
-            src = value.encode("utf-8", "surrogatepass")
-            where = f" in the value of {name}{ctx.where}"
-            self.source(apart, g, ctx._replace(src=src, via=name, depth=ctx.depth + 1, where=where))
-            frame.absorb(apart, exact=False)
-        else:
-            self.expand_text(value, frame, g, ctx, name)
-
-    def expand_text(self, text: str, frame: Frame, g: G, ctx: Ctx, via: str) -> None:
-        """Walk what runs when bash expands `text` as it does a double-quoted string."""
-        if "$(" not in text and "`" not in text:
-            return
-        apart = frame.copy()
-        src = b': "' + as_double_quoted(text.encode("utf-8", "surrogatepass")) + b'"'
-        where = f" in the value expanded by {via}{ctx.where}"
-        self.source(apart, g, ctx._replace(src=src, via=via, depth=ctx.depth + 1, where=where))
-        frame.absorb(apart, exact=False)
-
-    def arithmetic(self, node: Node, frame: Frame, g: G, ctx: Ctx) -> None:
-        """Bash evaluates a variable named in arithmetic as an expression in turn: one holding
-        `a[$(cmd)]` runs cmd (`x='a[$(cmd)]'; (( x ))`)."""
-        text = ctx.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
-        for name in dict.fromkeys(_NAME.findall(text)):
-            value = frame.env.get(name)
-            if isinstance(value, str):
-                self.expand_text(value, frame, g, ctx, "arithmetic")
-
-
-def _simple(node: Node) -> bool:
-    """A plain command (with redirects), or a pipeline ending in one: what it prints is what rein
-    reads from it."""
-    if node.type == "pipeline":
-        members = [child for child in node.children if child.is_named and child.type != "comment"]
-        return bool(members) and _simple(members[-1])
-    if node.type == "redirected_statement":
-        body = node.children[0] if node.children else None
-        return body is not None and body.type == "command"
-    return node.type == "command"
+def _not_shell(children: Sequence[Node], index: int) -> bool:
+    """A statement bash rejects that tree-sitter reads anyway: one with a parse error in it, or a
+    command and a `(...)` on the same line with nothing between (`list.add(next)` in source code)."""
+    child = children[index]
+    if child.has_error:
+        return True
+    glued = [(index, index + 1), (index - 1, index)]
+    return any(
+        a >= 0 and b < len(children) and children[a].type == "command" and children[b].type == "subshell"
+        and children[a].end_point.row == children[b].start_point.row
+        for a, b in glued
+    )  # fmt: skip
 
 
 _DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})

@@ -237,6 +237,12 @@ class CommandRef:
     """It comes from a file of the person's that rein read from disk (one the agent has not written
     or changed this session): a rule blocks it only on a definite finding, never on what rein cannot
     know there, since project scripts build commands at run time all the time."""
+    rewritten: tuple[str, ...] = ()
+    """Why `argv` is not the argv written: an alias or configuration written out as the program will
+    act on it (`'git undo' is the alias 'git reset --hard' (.git/config:9)`)."""
+    tolerated: tuple[str, ...] = ()
+    """What rein could not read in a file of the person's this command runs (shown by `rein explain`;
+    never blocking)."""
 
     _name: str = field(init=False, repr=False, compare=False)
 
@@ -293,6 +299,12 @@ class Analysis:
     exhausted: str = ""
     """Why the analysis stopped before the end (nesting or work past rein's budget); empty when it
     read everything. Such a command is blocked."""
+    writes: tuple[str, ...] = ()
+    """The files the line writes, by absolute path (redirects, `tee`, `cp`, edits in place, ...)."""
+    writes_unnamed: bool = False
+    """The line may write files rein cannot name (a download, an archive, a program that writes)."""
+    contents: tuple[tuple[str, str], ...] = ()
+    """What the line leaves in each file of `writes` whose whole text rein knows, by path."""
 
     @property
     def understood(self) -> bool:

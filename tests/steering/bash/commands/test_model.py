@@ -72,7 +72,9 @@ def test_string_arguments_that_read_as_commands_are_checked() -> None:
 def test_guesses_do_not_compound_and_do_not_fail_to_parse() -> None:
     analysis = run('mynotify "Run npm run dev to start, don\'t wait"')
     assert analysis.understood  # prose that is not shell is no problem
-    assert [ref.name for ref in analysis.refs] == ["mynotify", "Run"]  # `Run` is not scanned again
+    assert [ref.name for ref in analysis.refs] == ["mynotify"]  # `Run` is no program rein knows
+    guessed = run("mynotify 'ls; frob git push -f'")
+    assert [ref.name for ref in guessed.refs] == ["mynotify", "ls", "frob"]  # frob is not scanned again
 
 
 def test_too_many_guesses_make_the_command_unknown() -> None:

@@ -24,21 +24,24 @@ from rein.steering.bash.commands import (
     _builds,
     _consoles,
     _containers,
+    _deferred,
     _editors,
     _feeders,
     _hooks,
     _js,
     _pkg,
     _shells,
+    _tasks,
     _terminals,
     _text,
     _versions,
     _wrappers,
     _xargs,
 )
-from rein.steering.bash.commands._files import Writes, writes
+from rein.steering.bash.commands._env_commands import env_commands, with_env
+from rein.steering.bash.commands._files import Writes, feeds, writes
 from rein.steering.bash.commands._git import read_git, subcommand_index
-from rein.steering.bash.commands._git_tables import git_spec
+from rein.steering.bash.commands._git_tables import GIT_COMMANDS, git_spec
 from rein.steering.bash.commands._gitconfig import setting
 from rein.steering.bash.commands._inert import INERT, SHELL_BUILTINS
 from rein.steering.bash.commands._inner import (
@@ -63,13 +66,22 @@ from rein.steering.bash.commands._project import project_files
 from rein.steering.bash.commands._suffix import unknown_command
 from rein.steering.bash.commands._tables import spec as tool_spec
 from rein.steering.bash.commands._tables import spec_for
-from rein.steering.bash.model import CommandKind, Stdin
+from rein.steering.bash.model import CommandKind, Stdin, Word
 
 Handler = Callable[[Call], Unwrapped]
 
 _INTERPRETERS = (
     "node", "nodejs", "tsx", "ts-node", "deno", "perl", "ruby", "irb", "rake", "php", "ipython", "ipython3",
     "awk", "gawk", "mawk", "nawk",
+    # _interp_more: Lua, Tcl, R, Julia, AppleScript, Lisps, BEAM, Haskell, OCaml, JVM, Swift, shells, ...
+    "lua", "luajit", "lua5.1", "lua5.2", "lua5.3", "lua5.4", "texlua", "tclsh", "tclsh8.6", "tclsh9.0",
+    "wish", "wish8.6", "wish9.0", "jimsh", "R", "Rscript", "r", "julia", "osascript", "emacs", "emacs-nox",
+    "emacsclient", "guile", "guile2.2", "guile3.0", "chez", "scheme", "petite", "chibi-scheme", "gosh",
+    "mit-scheme", "racket", "sbcl", "clisp", "ecl", "ccl", "ccl64", "clojure", "clj", "bb", "janet", "fennel",
+    "elixir", "iex", "erl", "escript", "ghc", "ghci", "runghc", "runhaskell", "ocaml", "groovy", "groovysh",
+    "scala", "scala-cli", "amm", "kotlin", "kotlinc", "kotlinc-jvm", "java", "jshell", "swift", "crystal",
+    "gnuplot", "m4", "gm4", "dc", "lldb", "fish", "csh", "tcsh", "pwsh", "pwsh-preview", "powershell", "nu",
+    "nushell", "elvish", "xonsh",
 )  # fmt: skip
 
 RUNNERS: Mapping[str, Handler] = {
@@ -96,6 +108,8 @@ RUNNERS: Mapping[str, Handler] = {
     "trap": _shells.trap,
     "at": _shells.at,
     "batch": _shells.at,
+    "crontab": _deferred.crontab,
+    "systemd-run": _deferred.systemd_run,
     "expect": _shells.expect,
     "xargs": _xargs.xargs,
     "parallel": _feeders.parallel,
@@ -104,6 +118,11 @@ RUNNERS: Mapping[str, Handler] = {
     "fdfind": _feeders.fd,
     "make": make,
     "gmake": make,
+    "just": _tasks.just,
+    "task": _tasks.task,
+    "go-task": _tasks.task,
+    "nox": _tasks.nox,
+    "poe": _tasks.poe,
     "tmux": _terminals.tmux,
     "screen": _terminals.screen,
 }
@@ -116,11 +135,19 @@ _MIXED = frozenset({
     "fd", "fdfind", "ssh", "trap", "at", "batch", "expect", "heroku", "cmake", "zip", "man", "tcpdump",
     "wget", "nodemon", "gcloud", "fly", "flyctl", "doctl", "vagrant", "az", *_versions.HANDLERS,
     *_builds.HANDLERS, *_hooks.HANDLERS, *_consoles.HANDLERS, *_editors.HANDLERS, "tmux", "screen",
-    "tsx", "ts-node", "irb", "rake", "ipython", "ipython3",
+    "tsx", "ts-node", "irb", "rake", "ipython", "ipython3", "just", "task", "go-task", "nox", "poe",
+    "java", "swift", "kotlinc", "kotlinc-jvm", "emacs", "emacs-nox", "emacsclient", "ghc", "crystal",
+    "scala-cli", "R", "bb", "lldb", "m4", "gm4", "gnuplot", "erl", "iex",
+    "crontab", "systemd-run",
 })  # fmt: skip
 """Runners only when they run something (`git rebase -x`, `npm exec`, `docker run`): inert otherwise."""
 
-KNOWN = INERT | frozenset(RUNNERS) | {"git", "python", "python3", "pypy", "pypy3"}
+KNOWN = (
+    INERT
+    | frozenset(RUNNERS)
+    | {"git", "python", "python3", "pypy", "pypy3"}
+    | {f"git-{c}" for c in GIT_COMMANDS}
+)
 """Every command name the model knows."""
 
 
@@ -153,6 +180,10 @@ def read(call: Call, *, scan: bool = True) -> Reading:
     """Read one command. `scan` False: an unknown command is not scanned (inside a string that is
     itself only a guess, so guesses do not compound)."""
     reading = _read(call, scan)
+    through = env_commands(reading.call, reading.kind)  # `MANPAGER=... man`, `LD_PRELOAD=... cmd`
+    if through is not NOTHING:
+        kind: CommandKind = "runner" if reading.kind == "inert" else reading.kind
+        reading = Reading(reading.call, kind, with_env(reading.runs, through), reading.whys)
     written = project_files(reading.call)
     if not written:
         return reading
@@ -166,8 +197,15 @@ def _read(call: Call, scan: bool) -> Reading:
     written = executable(call)
     if written is not None:
         return Reading(call, "runner", written)
-    if name == "git":
+    dashed = name.startswith("git-") and name[4:] in GIT_COMMANDS  # `git-push`: git's own program
+    if name == "git" or dashed:
+        head = call.argv[0].value
+        if dashed:
+            call = replace(
+                call, name="git", argv=(Word.literal("git"), Word.literal(name[4:]), *call.argv[1:])
+            )
         call, whys, found = read_git(call)
+        whys = (f"{head} is git {name[4:]}", *whys) if dashed else whys
         return Reading(call, "runner" if found.inners or found.notes else "inert", found, whys)
     argv, whys = _normalized(call)
     if argv is not call.argv:
@@ -226,6 +264,7 @@ __all__ = [
     "Unwrapped",
     "Value",
     "Writes",
+    "feeds",
     "git_config_change",
     "git_spec",
     "is_python",

@@ -14,6 +14,7 @@ from rein.steering.bash.commands._inner import NOTHING, Call, Inner, Mode, Unwra
 from rein.steering.bash.commands._options import parse
 from rein.steering.bash.commands._runs import Handler, after_dashdash, subcommand
 from rein.steering.bash.commands._tables import spec
+from rein.steering.bash.commands._tasks import tox_run
 from rein.steering.bash.model import Word
 
 _GO_COMMANDS = ("exec", "toolexec")
@@ -130,7 +131,10 @@ def tox(call: Call) -> Unwrapped:
             more = script("tox -x", "maybe", (tail(setting, len(key) + 1),), "tox -x commands")
             inners.extend(more.inners)
             notes.extend(more.notes)
-    return Unwrapped(tuple(inners), tuple(notes))
+    ran = tox_run(call)
+    inners.extend(ran.inners)
+    notes.extend(ran.notes)
+    return Unwrapped(tuple(inners), tuple(notes), tolerated=ran.tolerated)
 
 
 def firebase(call: Call) -> Unwrapped:

@@ -1,23 +1,34 @@
 """The files a command writes, and what into them, for the scripts a command line writes and then runs
 (`printf ... | tee run.sh; sh run.sh`). Redirects (`> f`) are the walker's; this is what commands do:
-`tee`, `cp`, `mv`, editing in place, `npm pkg set`, and downloads and archives, whose files rein cannot
-name."""
+`tee`, `cp`, `mv`, editing in place (worked out by `_edits` where it can be: `sed -i`, `perl -pi`, `git
+apply`, `patch`), `npm pkg set`, and downloads and archives, whose files rein cannot name."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
 
-from rein.steering.bash._effects import join_path
+from rein.steering.bash.commands._edits import applied, perl_in_place, sed_in_place
+from rein.steering.bash.commands._git import subcommand_index
 from rein.steering.bash.commands._inner import Call, Value
 from rein.steering.bash.commands._interp import language, program
 from rein.steering.bash.commands._options import parse
+from rein.steering.bash.commands._pywrites import may_write
 from rein.steering.bash.commands._sources import stdin_text
 from rein.steering.bash.commands._tables import spec
+from rein.steering.bash.commands._writers import (
+    Write,
+    copy,
+    dd,
+    decompress,
+    editor,
+    fifo,
+    sed_files,
+    sponge,
+    truncate,
+)
 from rein.steering.bash.model import UNKNOWN, Word
 
-Write = tuple[Word, Value, bool]
-"""A path as written, the content (UNKNOWN when not known) and whether it is appended."""
 Writes = tuple[tuple[Write, ...], bool]
 """The files written, and whether the command writes files rein cannot name."""
 
@@ -31,10 +42,27 @@ _UNNAMED = frozenset({"unzip", "7z", "7za", "cpio", "unrar", "rsync", "scp"})
 
 
 def writes(call: Call) -> Writes:
+    """The files `call` writes; a `>(...)` it writes into is a pipe, not a file (see `feeds`)."""
     handler = _WRITERS.get(call.name)
     if handler is None and language(call.name) not in (None, "shell"):
         return _program(call)
-    return handler(call) if handler is not None else NONE
+    if handler is None:
+        return NONE
+    found, unnamed = handler(call)
+    return tuple(write for write in found if not _is_process(write[0])), unnamed
+
+
+def feeds(call: Call) -> dict[str, Value]:
+    """What `call` writes into each `>(...)` it names as a file (`tee >(sh)`), by the word's text."""
+    handler = _WRITERS.get(call.name)
+    if handler is None:
+        return {}
+    return {word.raw: content for word, content, _ in handler(call)[0] if _is_process(word)}
+
+
+def _is_process(word: Word) -> bool:
+    parts = word.parts
+    return len(parts) == 1 and not isinstance(parts[0], str) and parts[0].kind == "process"
 
 
 def _program(call: Call) -> Writes:
@@ -49,6 +77,9 @@ def _program(call: Call) -> Writes:
         text = stdin_text(call, "its program")[0] or ""
     else:
         return NONE
+    parsed = may_write(text) if prog.language == "python" else None
+    if parsed is not None:
+        return (), parsed
     return (), bool(_WRITE_APIS.search(text) or (prog.language == "awk" and ">" in text))
 
 
@@ -62,41 +93,63 @@ def _tee(call: Call) -> Writes:
     return tuple((word, content, append) for word in _operands(call)), False
 
 
-def _copy(call: Call) -> Writes:
-    operands = _operands(call)
-    if len(operands) != 2:
-        return tuple((word, UNKNOWN, False) for word in operands[-1:]), len(operands) > 2
-    source, target = operands
-    path = join_path(call.state.cwd, source.value) if not source.dynamic else UNKNOWN
-    content = call.files.get(path, UNKNOWN) if isinstance(path, str) else UNKNOWN
-    base = source.value.rstrip("/").rpartition("/")[2]
-    inside = Word.literal(f"{target.value.rstrip('/')}/{base}") if not target.dynamic else target
-    return ((target, content, False), (inside, content, False)), False
+def _both(first: Writes, second: Writes) -> Writes:
+    return (*first[0], *second[0]), first[1] or second[1]
 
 
-def _in_place(call: Call) -> Writes:
-    """`sed -i`, `perl -i`: edits files in place, so what they hold is no longer known."""
-    if not any(word.value.startswith(("-i", "--in-place")) for word in call.argv[1:]):
-        return NONE
-    return tuple((word, UNKNOWN, False) for word in _operands(call)[1:]), False
+def _git(call: Call) -> Writes:
+    """`git clone` (a tree rein cannot know) and `git apply` (the files its diff changes)."""
+    return _both(_clone(call), applied(call))
+
+
+_TAKES_VALUE = {"curl": "AbcCdDeEFHKmoPQrtTuUwxXyYz", "wget": "aABDeiIloOPQRtTUwX"}
+"""Short options that take a value, so a bundle ends there (`curl -sSLo f`, `wget -qO f`)."""
 
 
 def _download(call: Call) -> Writes:
-    """`curl -o f`, `wget -O f`: the file holds what the network sent; `-O` names it from the URL."""
+    """`curl -o f`, `wget -O f` (also in a bundle, `-sSLo f`, `-qOf`): the file holds what the network
+    sent; curl's `-O` and wget without `-O` name it from the URL. `-` is stdout."""
     argv = call.argv
-    for index, word in enumerate(argv[1:], start=1):
-        value = word.value
-        if value in ("-o", "--output", "--output-document") and index + 1 < len(argv):
-            return ((argv[index + 1], UNKNOWN, False),), False
-        if value.startswith(("--output=", "--output-document=")):
-            return ((Word.literal(value.partition("=")[2]), UNKNOWN, False),), False
-    named = call.name == "wget" or any(word.value in ("-O", "--remote-name") for word in argv[1:])
-    return (), named
+    letters, output = _TAKES_VALUE[call.name], "o" if call.name == "curl" else "O"
+    found: list[Word] = []
+    named = False
+    index = 1
+    while index < len(argv):
+        value = argv[index].value
+        if value in ("--output", "--output-document") and index + 1 < len(argv):
+            found.append(argv[index + 1])
+            index += 1
+        elif value.startswith(("--output=", "--output-document=")):
+            found.append(Word.literal(value.partition("=")[2]))
+        elif value in ("--remote-name", "--remote-name-all"):
+            named = True
+        elif value[:1] == "-" and value[1:2] not in ("", "-"):
+            for position, letter in enumerate(value[1:], start=2):
+                named = named or (letter == "O" and call.name == "curl")
+                if letter in letters:
+                    attached = value[position:]
+                    target = (
+                        Word.literal(attached)
+                        if attached
+                        else argv[index + 1]
+                        if index + 1 < len(argv)
+                        else None
+                    )
+                    found.extend([target] if letter == output and target is not None else [])
+                    index += not attached
+                    break
+        index += 1
+    files = tuple((word, UNKNOWN, False) for word in found if word.value != "-")
+    return files, named or (call.name == "wget" and not found)
 
 
 def _clone(call: Call) -> Writes:
     """`git clone`, `gh repo clone`: a new tree of files rein cannot know."""
-    return (), any(word.value == "clone" for word in call.argv[1:3])
+    argv = call.argv
+    if call.name != "git":
+        return (), any(word.value == "clone" for word in argv[1:3])
+    at = subcommand_index(argv)  # `git -C dir clone URL`
+    return (), at < len(argv) and argv[at].value == "clone"
 
 
 def _tar(call: Call) -> Writes:
@@ -124,16 +177,27 @@ def _package_json(call: Call) -> Writes:
 
 _WRITERS: dict[str, Callable[[Call], Writes]] = {
     "tee": _tee,
-    "cp": _copy,
-    "mv": _copy,
-    "install": _copy,
-    "sed": _in_place,
-    "perl": _in_place,
+    "cp": copy,
+    "mv": copy,
+    "install": copy,
+    "sponge": sponge,
+    "mkfifo": fifo,
+    "mknod": fifo,
+    "dd": dd,
+    "truncate": truncate,
+    **dict.fromkeys(("ed", "ex", "vim", "nvim", "vi"), editor),
+    **dict.fromkeys(
+        ("gunzip", "gzip", "bunzip2", "bzip2", "unxz", "xz", "unzstd", "zstd", "unlzma", "lzma"), decompress
+    ),
+    "sed": lambda call: _both((sed_in_place(call), False), sed_files(call)),
+    "gsed": lambda call: _both((sed_in_place(call), False), sed_files(call)),
+    "perl": lambda call: (perl_in_place(call), False),
+    "patch": applied,
     "curl": _download,
     "wget": _download,
     "tar": _tar,
     "bsdtar": _tar,
-    "git": _clone,
+    "git": _git,
     "gh": _clone,
     "npm": _package_json,
     "pnpm": _package_json,

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from rein.steering.bash.commands._git_tables import GIT_BUILTINS, GIT_GLOBAL, git_spec
+from rein.steering.bash.commands._git_tables import GIT_COMMANDS, GIT_GLOBAL, git_spec
+from rein.steering.bash.commands._gitcheckout import disambiguate
 from rein.steering.bash.commands._gitconfig import (
     COMMAND_ENV,
     Config,
@@ -22,6 +23,7 @@ from rein.steering.bash.commands._gitconfig import (
     is_command_key,
     setting,
 )
+from rein.steering.bash.commands._githooks import external, hooks
 from rein.steering.bash.commands._inner import NOTHING, Argv, Call, Inner, Unwrapped, Value, run, script
 from rein.steering.bash.commands._options import Options, normalize, parse
 from rein.steering.bash.model import Expansion, Unknown, Word
@@ -47,6 +49,10 @@ def read_git(call: Call) -> tuple[Call, tuple[str, ...], Unwrapped]:
     """The command as git will act on it, why that differs from what was written, and what git runs."""
     config = config_view(call)
     argv, whys, notes = _normalized(call.argv, config)
+    index = subcommand_index(argv)
+    if index < len(argv) and argv[index].value == "checkout":
+        argv, why = disambiguate(call, config, argv, index)
+        whys = (*whys, why) if why else whys
     if argv is not call.argv:
         call = replace(call, argv=argv)
     found = _runs(call, config)
@@ -64,7 +70,7 @@ def _normalized(argv: Argv, config: Config) -> tuple[Argv, tuple[str, ...], tupl
             return argv, tuple(whys), tuple(notes)
         head = argv[index]
         name = head.value
-        if head.dynamic or name in GIT_BUILTINS or len(seen) >= _MAX_ALIASES or name.lower() in seen:
+        if head.dynamic or name in GIT_COMMANDS or len(seen) >= _MAX_ALIASES or name.lower() in seen:
             break
         value = config.get(f"alias.{name.lower()}")
         if value is None:
@@ -77,39 +83,45 @@ def _normalized(argv: Argv, config: Config) -> tuple[Argv, tuple[str, ...], tupl
             break  # a shell alias: `runs` walks it
         words = tuple(Word.literal(word) for word in _split(value))
         argv = (*argv[:index], *words, *argv[index + 1 :])
-        whys.append(f"'git {name}' is the alias 'git {value}'")
+        source = config.source(f"alias.{name.lower()}")
+        whys.append(f"'git {name}' is the alias 'git {value}'" + (f" ({source.where})" if source else ""))
     sub = argv[index].value
     spec = git_spec(sub)
     if spec is not None:
         argv = normalize(argv, index + 1, spec)
-    forced, why = _forced_by_config(argv, index, sub, spec, config)
+    forced, why, key = _forced_by_config(argv, index, sub, spec, config)
     if forced is not None:
         argv = (*argv, forced)
-        whys.append(why)
+        source = config.source(key)
+        whys.append(why + (f" ({source.where})" if source else ""))
     return argv, tuple(whys), tuple(notes)
 
 
 def _forced_by_config(
     argv: Argv, index: int, sub: str, spec: Options | None, config: Config
-) -> tuple[Word | None, str]:
-    """A flag the configuration adds: `--force`/`--mirror` to a push, `--force` to a clean."""
+) -> tuple[Word | None, str, str]:
+    """A flag the configuration adds (`--force`/`--mirror` to a push, `--force` to a clean), why, and
+    the key that adds it."""
     if spec is None or sub not in ("push", "clean"):
-        return None, ""
+        return None, "", ""
     parsed = parse(argv, index + 1, spec)
     if sub == "push" and not parsed.has("--force", "-f", "--mirror"):
         remote = parsed.operands[0].value if parsed.operands else _default_remote(config)
-        mirror = config.get(f"remote.{remote}.mirror")
+        key = f"remote.{remote}.mirror"
+        mirror = config.get(key)
         if mirror is not None and (isinstance(mirror, Unknown) or mirror.lower() not in _FALSE):
-            return _flag("--mirror", mirror), f"remote.{remote}.mirror makes this push a mirror push"
-        refspec = config.get(f"remote.{remote}.push")
+            return _flag("--mirror", mirror), f"remote.{remote}.mirror makes this push a mirror push", key
+        key = f"remote.{remote}.push"
+        refspec = config.get(key)
         forced = isinstance(refspec, Unknown) or (refspec is not None and refspec.startswith("+"))
         if len(parsed.operands) < 2 and refspec is not None and forced:
-            return _flag("--force", refspec), f"remote.{remote}.push is a forced refspec ({refspec})"
+            return _flag("--force", refspec), f"remote.{remote}.push is a forced refspec ({refspec})", key
     if sub == "clean" and not parsed.has("-f", "--force", "-n", "--dry-run", "-i", "--interactive"):
         required = config.get("clean.requireforce")
         if required is not None and (isinstance(required, Unknown) or required.lower() in _FALSE):
-            return _flag("--force", required), "clean.requireForce=false lets git clean delete without -f"
-    return None, ""
+            why = "clean.requireForce=false lets git clean delete without -f"
+            return _flag("--force", required), why, "clean.requireforce"
+    return None, "", ""
 
 
 def _flag(name: str, value: Value) -> Word:
@@ -166,19 +178,36 @@ def _runs(call: Call, config: Config) -> Unwrapped:
         command = call.state.env.get(name)
         if isinstance(command, str) and command:
             inners.append(Inner(f"git {name}", "maybe", script=command, why=f"git runs ${name}"))
+    for key, configured in config.disk.items():  # commands the agent put in a configuration file
+        if not configured.lenient and is_command_key(key) and config.source(key) is not None:
+            text = configured.text.removeprefix("!")
+            inners.append(
+                Inner(f"git {key}", "maybe", script=text, why=f"git runs {key}", origin=configured.where)
+            )
     index = subcommand_index(argv)
     if index >= len(argv):
         return Unwrapped(tuple(inners), tuple(notes))
     sub = argv[index].value
-    alias = config.get(f"alias.{sub.lower()}") if sub not in GIT_BUILTINS else None
+    rest_words = argv[index + 1 :]
+    alias = config.get(f"alias.{sub.lower()}") if sub not in GIT_COMMANDS else None
     if isinstance(alias, str) and alias.startswith("!"):
-        rest = tuple(word.value for word in argv[index + 1 :])
-        inners.append(Inner(f"git alias {sub}", "child", script=alias[1:], args=(alias[1:], *rest)))
+        rest = tuple(word.value for word in rest_words)
+        inner = Inner(f"git alias {sub}", "child", script=alias[1:], args=(alias[1:], *rest))
+        source = config.source(f"alias.{sub.lower()}")
+        if source is not None:
+            dynamic = any(word.dynamic for word in rest_words)
+            inner = replace(inner, origin=source.where, lenient=source.lenient and not dynamic)
+        inners.append(inner)
+    elif alias is None and not argv[index].dynamic and sub not in GIT_COMMANDS:
+        program = external(call, sub, rest_words)
+        inners.extend([program] if program is not None else [])
     handler = _SUBCOMMANDS.get(sub)
     if handler is not None:
         found = handler(argv, index)
         inners.extend(found.inners)
         notes.extend(found.notes)
+    if config.repo is not None:
+        inners.extend(hooks(call, config.repo, config, sub, rest_words))
     return Unwrapped(tuple(inners), tuple(notes))
 
 
@@ -297,4 +326,8 @@ _SUBCOMMANDS: dict[str, Callable[[Argv, int], Unwrapped]] = {
     "pull": _valued("--upload-pack"),
     "ls-remote": _valued("--upload-pack", "--exec"),
     "push": _valued("--receive-pack", "--exec"),
+    "grep": _valued("-O", "--open-files-in-pager"),
+    "send-email": _valued("--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd"),
+    "instaweb": _valued("--httpd", "-d"),
+    "archive": _valued("--exec"),
 }

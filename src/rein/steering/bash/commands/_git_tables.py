@@ -24,6 +24,26 @@ GIT_BUILTINS = frozenset(
 )
 """Subcommands git runs itself, so `alias.<name>` does not apply to them."""
 
+GIT_COMMANDS = GIT_BUILTINS | frozenset(
+    words("""
+    backfill bugreport check-attr check-mailmap check-ref-format checkout-index column commit-graph
+    commit-tree count-objects credential credential-cache credential-store daemon diagnose diff-files
+    diff-index diff-pairs diff-tree fast-export fast-import fetch-pack fmt-merge-msg for-each-ref
+    for-each-repo fsck-objects get-tar-commit-id hash-object hook http-backend http-fetch http-push
+    imap-send index-pack init-db instaweb interpret-trailers last-modified mailinfo mailsplit
+    maintenance merge-base merge-file merge-index merge-octopus merge-one-file merge-ours
+    merge-recursive merge-recursive-ours merge-recursive-theirs merge-resolve merge-subtree
+    merge-tree mktag mktree multi-pack-index name-rev pack-objects pack-redundant pack-refs patch-id
+    pickaxe prune prune-packed quiltimport range-diff read-tree receive-pack refs remote-ext
+    remote-fd remote-ftp remote-ftps remote-http remote-https repack replace replay repo request-pull
+    rerere send-pack shell show-branch show-index stage stripspace subtree unpack-file
+    unpack-objects update-index update-server-info upload-archive upload-pack var verify-commit
+    verify-pack verify-tag whatchanged write-tree
+    """)
+)
+"""Every program git ships (`git --list-cmds=main`, git 2.39 to 2.55): `git-<name>` in its exec path
+is git itself, and a subcommand outside this set is an alias or a `git-<name>` program on PATH."""
+
 GIT_GLOBAL = Options(
     # git.c handle_options: exact names, stops at the first operand (the subcommand). `--git-dir`,
     # `--work-tree`, `--namespace`, `--config-env`, `--attr-source` take `=value` or the next word;
@@ -205,6 +225,19 @@ _GIT: dict[str, Options] = {
             state-branch= subdirectory-filter= tag-name-filter= tree-filter= force prune-empty
         """),
         abbreviate=False,
+    ),
+    # builtin/grep.c: `-O[<pager>]` and `--open-files-in-pager[=<pager>]` name a program to run.
+    "grep": _git(
+        "efABCm",
+        """
+        after-context= before-context= context= exclude-standard? max-count= max-depth= threads=
+        color? column? open-files-in-pager? all-match and basic-regexp break cached count
+        extended-regexp files-with-matches files-without-match fixed-strings full-name
+        function-context heading ignore-case index invert-match line-number name-only no-index
+        not null only-matching or perl-regexp quiet recurse-submodules show-function textconv
+        untracked word-regexp
+        """,
+        short_optional="O",
     ),
     # log's revision and diff options are read by revision.c, not parse-options: exact names. Only
     # the ones whose value rules read are listed.

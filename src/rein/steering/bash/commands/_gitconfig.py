@@ -4,9 +4,13 @@ and what a `git config` command changes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import cast
 
 from rein.steering.bash.commands._git_tables import GIT_GLOBAL
+from rein.steering.bash.commands._gitconfig_file import key_of
+from rein.steering.bash.commands._gitdisk import Repo, find_repo, read_config
+from rein.steering.bash.commands._gitdisk import Value as OnDisk
 from rein.steering.bash.commands._inner import Argv, Call, Value
 from rein.steering.bash.commands._options import Options, long_options, parse
 from rein.steering.bash.model import UNKNOWN, Unknown, Word
@@ -37,13 +41,6 @@ _COMMAND_SUFFIXES = (".command", ".textconv", ".driver", ".clean", ".smudge", ".
 _COMMAND_PREFIXES = ("pager.", "diff.", "merge.", "filter.", "gpg.", "difftool.", "mergetool.")
 
 
-def key_of(name: str) -> str:
-    """A key as git compares it: section and variable name ignore case, a subsection does not."""
-    section, _, rest = name.partition(".")
-    middle, _, variable = rest.rpartition(".")
-    return f"{section.lower()}.{middle}.{variable.lower()}" if middle else name.lower()
-
-
 def is_command_key(key: str) -> bool:
     """Whether git runs the value of `key` as a shell command (`core.pager`, `diff.x.command`, ...)."""
     if key in _COMMAND_KEYS:
@@ -54,18 +51,38 @@ def is_command_key(key: str) -> bool:
 
 
 class Config:
-    """The configuration one git command reads (the part this command line decides)."""
+    """The configuration one git command reads: what this command line decides, over what the
+    configuration files on disk set (`disk`, with where each value is set)."""
 
-    def __init__(self, values: dict[str, Value], any_key: bool, given: frozenset[str]) -> None:
+    def __init__(
+        self,
+        values: dict[str, Value],
+        any_key: bool,
+        given: frozenset[str],
+        disk: Mapping[str, OnDisk] | None = None,
+        repo: Repo | None = None,
+    ) -> None:
         self._values = values
         self._any_key = any_key
         self.given = given
         """Keys set on this command itself (`-c`), as opposed to earlier in the line."""
+        self.disk: Mapping[str, OnDisk] = disk or {}
+        self.repo = repo
+        """The repository on disk the command runs in, when rein found one."""
 
     def get(self, key: str) -> Value | None:
-        """The value of `key`; None when this command line did not set it, UNKNOWN when it may have."""
+        """The value of `key`: as this command line set it, else as the files on disk do; None when
+        neither sets it, UNKNOWN when the line may have."""
         value = self._values.get(key)
-        return UNKNOWN if value is None and self._any_key else value
+        if value is None and self._any_key:
+            return UNKNOWN
+        if value is None and key in self.disk:
+            return self.disk[key].text
+        return value
+
+    def source(self, key: str) -> OnDisk | None:
+        """Where a value `get` gives comes from, when that is a file on disk."""
+        return self.disk.get(key) if key not in self._values and not self._any_key else None
 
     def items(self) -> Iterator[tuple[str, Value]]:
         return iter(self._values.items())
@@ -73,6 +90,7 @@ class Config:
 
 def config_view(call: Call) -> Config:
     values: dict[str, Value] = {key: value for key, value in call.git_config.items() if key != ANY_KEY}
+    repo, disk = _on_disk(call)
     any_key = ANY_KEY in call.git_config
     env = call.state.env
     count = env.get("GIT_CONFIG_COUNT")
@@ -109,7 +127,39 @@ def config_view(call: Call) -> Config:
             values[key_of(key)] = value if eq else "true"
         else:
             values[key_of(key)] = env.get(value, UNKNOWN)
-    return Config(values, any_key, frozenset(given))
+    return Config(values, any_key, frozenset(given), disk, repo)
+
+
+def _on_disk(call: Call) -> tuple[Repo | None, Mapping[str, OnDisk]]:
+    """The repository and its configuration files on disk, read once per analysis for each place
+    git runs."""
+    disk, cwd = call.disk, call.state.cwd
+    if disk is None or isinstance(cwd, Unknown):
+        return None, {}
+    env = call.state.env
+    names = (
+        "GIT_DIR",
+        "GIT_CONFIG_NOSYSTEM",
+        "GIT_CONFIG_GLOBAL",
+        "GIT_CONFIG_SYSTEM",
+        "XDG_CONFIG_HOME",
+        "HOME",
+    )
+    home = env.get("HOME")
+    branch = call.state.branch
+    key = (
+        "git config",
+        cwd,
+        tuple(env.get(name) for name in names),
+        branch if isinstance(branch, str) else None,
+    )
+    cached = disk.memo.get(key)
+    if isinstance(cached, tuple):
+        return cast(tuple[Repo | None, dict[str, OnDisk]], cached)
+    repo = find_repo(disk, cwd, env)
+    found = read_config(disk, repo, home, env, branch) if isinstance(home, str) else {}
+    disk.memo[key] = (repo, found)
+    return repo, found
 
 
 def _literal(word: Word) -> str | None:

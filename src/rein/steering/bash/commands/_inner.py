@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
+from rein.steering.bash._disk import DiskView
 from rein.steering.bash._words import split_assignment
 from rein.steering.bash.model import Expansion, State, Stdin, Unknown, Word
 
@@ -42,6 +43,8 @@ class Call:
     known: frozenset[str] = frozenset()
     """Command names rein knows: the model's own and those the policy's rules name. In an unknown
     command's argv, a suffix starting with one of them is checked as if it ran."""
+    disk: DiskView | None = None
+    """The files on disk this command may run, read at check time; None when the host gives none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +89,9 @@ class Unwrapped:
     notes: tuple[str, ...] = ()
     """Why part of the outer command is unknown (`eval "$X"`)."""
     problems: tuple[str, ...] = ()
+    tolerated: tuple[str, ...] = ()
+    """What rein could not read in a file of the person's it runs: shown, never blocking, since
+    project scripts build commands at run time all the time."""
 
 
 NOTHING: Unwrapped = Unwrapped()

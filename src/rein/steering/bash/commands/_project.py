@@ -1,8 +1,8 @@
-"""Tools that run the project's own files: a test runner runs its test files and `conftest.py`, a task
-runner its `justfile`, `pip install -e .` its `setup.py`, git its hooks. The files on disk are the
+"""Tools that run the project's own files: a test runner runs its test files and `conftest.py`, `pip
+install -e .` its `setup.py`, git its hooks. The files on disk are the
 project's and are not read; one this command line wrote (`echo ... > conftest.py && pytest`) holds code
-the tool runs, so the tool is unknown. Makefiles and package.json scripts the line wrote are read
-instead (`_makefile`, `_scripts`)."""
+the tool runs, so the tool is unknown. Makefiles, package.json scripts and task runners' files
+(justfile, Taskfile) the line wrote are read instead (`_makefile`, `_scripts`, `_tasks`)."""
 
 from __future__ import annotations
 
@@ -20,10 +20,6 @@ _GIT = (
 )  # fmt: skip
 _FILES: dict[str, tuple[str, ...]] = {
     "git": _GIT,
-    "just": ("justfile", "Justfile", ".justfile", "*.just"),
-    **dict.fromkeys(
-        ("task", "go-task"), ("Taskfile*.yml", "Taskfile*.yaml", "taskfile*.yml", "taskfile*.yaml")
-    ),
     "pre-commit": (".pre-commit-config.yaml", ".pre-commit-hooks.yaml", *_GIT),
     **dict.fromkeys(("make", "gmake"), ("*.mk", "*.make")),
     "cmake": ("CMakeLists.txt", "*.cmake"),

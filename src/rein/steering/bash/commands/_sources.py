@@ -1,16 +1,20 @@
-"""Where a program's text comes from: a file this command line wrote, `<(...)`, or standard input.
+"""Where a program's text comes from: a file this command line wrote, a file on disk, `<(...)`, or
+standard input.
 
-A script on disk that the command line did not write is the user's own file, which rein does not read
-(a rule can still match `bash deploy.sh`). A script the line wrote a moment before (`echo '...' > f;
-bash f`) is read from what was written; one written with content rein cannot know, or fetched or
-unpacked, is unknown, and so is a pipe from a command whose output rein cannot tell.
+A script the line wrote a moment before (`echo '...' > f; bash f`) is read from what was written; one
+written with content rein cannot know, or fetched or unpacked, is unknown, and so is a pipe from a
+command whose output rein cannot tell. A script already on disk is read from disk when the host gives
+a `Disk` (`call.disk`): one the agent wrote or changed this session like text the line wrote (what
+cannot be read is unknown), one of the person's leniently (what cannot be read is no finding; the
+walker reads its commands as the person's).
 """
 
 from __future__ import annotations
 
 from rein.steering.bash._effects import join_path
+from rein.steering.bash._frame import TEMP
 from rein.steering.bash.commands._inner import Call
-from rein.steering.bash.model import Stdin, Unknown, Word
+from rein.steering.bash.model import Bounded, Stdin, Unknown, Word
 
 STDIN_PATHS = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "-"})
 
@@ -18,15 +22,15 @@ Text = tuple[str | None, str]
 """The program text (None when not known or not read) and, when it cannot be known, why."""
 
 
-def stdin_text(call: Call, what: str = "commands") -> Text:
-    """What the command reads on standard input."""
+def stdin_text(call: Call, what: str = "commands", *, disk: bool = True) -> Text:
+    """What the command reads on standard input (from a file on disk too, with `disk`)."""
     stdin = call.stdin
     if stdin is None:
         return None, ""
     if isinstance(stdin.content, str):
         return stdin.content, ""
     if stdin.kind == "file":
-        return file_text(call, Word.literal(stdin.text))
+        return file_text(call, Word.literal(stdin.text), disk=disk)
     return None, f"{call.name} reads {what} from a {_kind(stdin)} that is not known statically"
 
 
@@ -34,13 +38,19 @@ def _kind(stdin: Stdin) -> str:
     return "pipe" if stdin.kind == "pipe" else stdin.kind
 
 
-def file_text(call: Call, word: Word, what: str = "a script") -> Text:
-    """The text of the file `word` names, if this command line wrote it."""
+def file_text(call: Call, word: Word, what: str = "a script", *, disk: bool = True) -> Text:
+    """The text of the file `word` names: what this command line wrote into it, else (with `disk`)
+    what is on disk now."""
     process = _process_output(word)
     if process is not None:
         if isinstance(process, str):
             return process, ""
         return None, f"{call.name} reads {what} from {word.raw}, whose output is not known statically"
+    if _temporary(word) and TEMP in call.files:  # `bash "$f"` after `f=$(mktemp); echo ... > "$f"`
+        content = call.files[TEMP]
+        if isinstance(content, str):
+            return content, ""
+        return None, f"{call.name} runs a temporary file this command line wrote with content not known"
     if word.dynamic:  # a file on disk, unless this line wrote files (or piped text) it may be one of
         if not call.files and not call.files_unknown and call.stdin is None:
             return None, ""
@@ -68,7 +78,28 @@ def file_text(call: Call, word: Word, what: str = "a script") -> Text:
             None,
             f"{call.name} runs {word.value}, which may be a file this command line fetched or unpacked",
         )
-    return None, ""
+    return disk_text(call, path, word.value) if disk else (None, "")
+
+
+def disk_text(call: Call, path: str, shown: str) -> Text:
+    """The text on disk at absolute `path`, as far as rein may use it: a file of the person's that
+    cannot be read is no finding (None, no note); one the agent wrote is unknown."""
+    if call.disk is None:
+        return None, ""
+    found = call.disk.read(path)
+    if found is None or found.text is not None:
+        return (found.text if found is not None else None), ""
+    if not found.agent:
+        return None, ""
+    return None, f"{call.name} runs {shown}, which the agent wrote this session and rein cannot read"
+
+
+def _temporary(word: Word) -> bool:
+    """A word that is one fresh temporary path (`"$f"` with `f=$(mktemp)`)."""
+    if len(word.parts) != 1 or isinstance(word.parts[0], str):
+        return False
+    value = word.parts[0].value
+    return isinstance(value, Bounded) and value.kind == "temp"
 
 
 def _process_output(word: Word) -> str | Unknown | None:

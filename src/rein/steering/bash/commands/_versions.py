@@ -20,6 +20,7 @@ from rein.steering.bash.commands._runs import Handler, after, runs_rest, subcomm
 from rein.steering.bash.commands._sources import file_text
 from rein.steering.bash.commands._suffix import suffixes
 from rein.steering.bash.commands._tables import spec
+from rein.steering.bash.commands._tasks import mise
 from rein.steering.bash.model import Word
 
 
@@ -147,7 +148,7 @@ _ENV_EXEC = ("pyenv", "rbenv", "nodenv", "goenv", "jenv", "plenv", "phpenv", "sc
 HANDLERS: dict[str, Handler] = {
     **{name: subcommand("exec", _exec_all(f"{name} exec")) for name in _ENV_EXEC},
     "asdf": _asdf,
-    "mise": subcommand(("exec", "x"), _mise),
+    "mise": lambda call: mise(call, subcommand(("exec", "x"), _mise)),
     "volta": subcommand("run", runs_rest("volta run", "volta run")),
     "rustup": _rustup,
     "fnm": subcommand("exec", runs_rest("fnm exec", "fnm exec")),

@@ -1,5 +1,5 @@
 """What a GNU makefile launches: every recipe line of every rule (rein cannot know which targets run,"""
 
-from rein.steering.bash.launch.make._reader import read
+from rein.steering.bash.launch.make._reader import Include, read
 
-__all__ = ["read"]
+__all__ = ["Include", "read"]

@@ -8,15 +8,17 @@ pattern, static pattern and grouped targets, target-specific variables), recipe 
 text, `.ONESHELL`, `.SECONDEXPANSION`. Recipes are expanded after the whole text is read, with every
 value a variable may end up with (`_make_expand`, `_make_recipes`); `env` holds environment
 variables make imports. A makefile that sets a variable of make's built-in rules (`CC`, `CFLAGS`)
-has those recipes checked too (`_make_builtin`). `include` and `load` name files rein cannot read
-(the project's own): they are ignored. Command-line variables (`make CC=x`) are not in the text.
+has those recipes checked too (`_make_builtin`). `include` reads the makefiles it names through
+the caller's `include` (files on disk), else they are not read; `load` is not. With `goals`, only
+the recipes make runs for them (and their prerequisites') are read. Command-line variables (`make
+CC=x`) are not in the text.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from rein.steering.bash.launch._launch import RUNTIME, Launch
 from rein.steering.bash.launch.make._branches import Branches, capped
@@ -49,8 +51,17 @@ _MAX_EVALS = 64
 _MAX_EVAL_DEPTH = 4
 
 
+Include = Callable[[str], str | None]
+"""Reads an included makefile by the name `include` gives it; None when it cannot be read."""
+_MAX_INCLUDES = 16
+_MAX_REACH = 4096
+
+
 class _Reader:
-    def __init__(self, env: Mapping[str, str]) -> None:
+    def __init__(self, env: Mapping[str, str], include: Include | None = None) -> None:
+        self.include = include
+        self.file = ""
+        self.included = 0
         self.table: dict[str, Values] = {name: (Value(text, True),) for name, text in DEFAULTS.items()}
         self.table.update({name: (Value(text, True),) for name, text in env.items() if name != "SHELL"})
         self.table.update(dict.fromkeys(_MAKES, (Value(RUNTIME, False),)))
@@ -128,13 +139,29 @@ class _Reader:
                 for alt in self._expand(rest[len(word) :], number):
                     self.table.update(dict.fromkeys(alt.text.split(), (None,)))
             else:
-                self._expand(rest, number)  # an include or export list may hold a $(shell)
+                alts = self._expand(rest, number)  # an include or export list may hold a $(shell)
+                if word in ("include", "-include", "sinclude") and self.include is not None:
+                    self._include([name for alt in alts for name in alt.text.split()])
             return at
         if word == "endef":
             self.errors.append(number)
             return at
         self._rule_line(logical, stripped, number)
         return at
+
+    def _include(self, names: list[str]) -> None:
+        """Read the makefiles an `include` names, where they can be read (a bounded number)."""
+        assert self.include is not None
+        for name in dict.fromkeys(names):
+            if RUNTIME in name or self.included >= _MAX_INCLUDES:
+                continue
+            text = self.include(name)
+            if text is None:
+                continue
+            self.included += 1
+            file, rule, self.file, self.rule = self.file, self.rule, name, None
+            self.feed(text)
+            self.file, self.rule = file, rule
 
     def _define(self, header: str, number: int, lines: list[str], at: int) -> int:
         """A multi-line variable: `define NAME [op]` ... `endef` (nested defines count)."""
@@ -248,6 +275,7 @@ class _Reader:
             self._words(order, number),
             patterns[0] if patterns else None,
             number,
+            file=self.file,
         )
         if recipe is not None:
             rule.recipe.append((recipe, number))
@@ -278,9 +306,10 @@ class _Reader:
         self.feed(text, number)
         self.depth, self.rule = self.depth - 1, rule
 
-    def finish(self) -> list[Launch]:
+    def finish(self, goals: Sequence[str] | None = None) -> list[Launch]:
         """Expand every recipe (and every deferred value, for its `$(shell)`s) with the variables
-        as the whole text left them. An `$(eval)` met here may add rules: they are read too."""
+        as the whole text left them. An `$(eval)` met here may add rules: they are read too. With
+        `goals` (`[]`: make's default goal) only the recipes make would run for them are."""
         self.expander.scanning = True
         for value, number in self.deferred:
             self.expander.expand(value, Scope(number, bound=_UNBOUND))
@@ -291,18 +320,68 @@ class _Reader:
         for (target, prereq, recipe), reach in zip(RULES, REACH, strict=True):
             if self.assigned & reach:
                 self.rules.append(Rule((target,), (prereq,), (), None, 0, [(recipe, 0)], builtin=True))
-        index = 0
-        while index < len(self.rules):
+        done: set[int] = set()
+        while True:
+            wanted = range(len(self.rules)) if goals is None else _reached(self.rules, goals, self.table)
+            todo = [index for index in wanted if index not in done]
+            if not todo:
+                return self.launches
             counts = Counter(target for rule in self.rules for target in set(rule.targets))
-            self.launches.extend(recipe_launches(self.rules[index], self.expander, self.oneshell, counts))
-            index += 1
-        return self.launches
+            for index in todo:
+                done.add(index)
+                self.launches.extend(recipe_launches(self.rules[index], self.expander, self.oneshell, counts))
 
 
-def read(text: str, env: Mapping[str, str]) -> tuple[Launch, ...]:
-    reader = _Reader(env)
+def _reached(rules: Sequence[Rule], goals: Sequence[str], table: Mapping[str, Values]) -> list[int]:
+    """The rules make runs to make `goals` (none: the default goal): each goal's rules, then their
+    prerequisites', with pattern rules for the targets they match; bounded."""
+    if not goals:
+        default = table.get(".DEFAULT_GOAL")
+        named = default[0].text.strip() if default and default[0] is not None else ""
+        first = next((r.targets[0] for r in rules if r.targets and _goal_like(r.targets[0])), "")
+        goals = [named or first] if named or first else []
+    queue, seen, found = list(goals), set(goals), set[int]()
+    while queue and len(seen) < _MAX_REACH:
+        target = queue.pop()
+        for index, rule in enumerate(rules):
+            stem = None if target in rule.targets else _pattern_stem(rule, target)
+            if target not in rule.targets and stem is None:
+                continue
+            found.add(index)
+            for prereq in (*rule.prereqs, *rule.order_only):
+                name = prereq.replace("%", stem, 1) if stem is not None else prereq
+                if name not in seen:
+                    seen.add(name)
+                    queue.append(name)
+    return sorted(found)
+
+
+def _goal_like(target: str) -> bool:
+    """A target make may take as its default goal: not a special (`.PHONY`) nor a pattern."""
+    return "%" not in target and (not target.startswith(".") or "/" in target)
+
+
+def _pattern_stem(rule: Rule, target: str) -> str | None:
+    for pattern in rule.targets:
+        prefix, percent, suffix = pattern.partition("%")
+        fits = len(target) >= len(prefix) + len(suffix)
+        if percent and fits and target.startswith(prefix) and target.endswith(suffix):
+            return target[len(prefix) : len(target) - len(suffix)]
+    return None
+
+
+def read(
+    text: str,
+    env: Mapping[str, str],
+    *,
+    goals: Sequence[str] | None = None,
+    include: Include | None = None,
+) -> tuple[Launch, ...]:
+    """What the makefile `text` launches: every recipe, or with `goals` (`[]`: the default goal)
+    those make runs for them; `include` reads included makefiles (else they are not read)."""
+    reader = _Reader(env, include)
     reader.feed(text)
-    launches = reader.finish()
+    launches = reader.finish(goals)
     if reader.errors and _MENTIONS.search(text):
         line = reader.errors[0]
         launches.append(

@@ -32,6 +32,8 @@ class Rule:
     """The recipe lines as written (prefix removed) and their line numbers."""
     builtin: bool = False
     """One of make's own rules (`_make_builtin`): its unset flag variables are empty."""
+    file: str = ""
+    """The included makefile the rule is in; empty for the makefile read first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +61,9 @@ def recipe_launches(rule: Rule, expander: Expander, oneshell: bool, counts: Coun
                 commands = [command.lstrip(" \t@+-") for command in split_commands(alt.text)]
                 for command in ["\n".join(commands)] if oneshell else commands:
                     if command.strip():
-                        launches.extend(_launch(api, command, alt.unknown, number, shell) for shell in shells)
+                        launches.extend(
+                            _launch(api, command, alt.unknown, number, shell, rule.file) for shell in shells
+                        )
     return launches
 
 
@@ -93,11 +97,11 @@ def _split(text: str) -> list[str] | None:
         return None
 
 
-def _launch(api: str, command: str, unknown: str, line: int, shell: _Shell) -> Launch:
+def _launch(api: str, command: str, unknown: str, line: int, shell: _Shell, file: str) -> Launch:
     why = unknown or shell.unknown
     if shell.argv:
-        return Launch(api=api, argv=(*shell.argv, command), unknown=why, line=line)
-    return Launch(api=api, shell=command, unknown=why, line=line)
+        return Launch(api=api, argv=(*shell.argv, command), unknown=why, line=line, file=file)
+    return Launch(api=api, shell=command, unknown=why, line=line, file=file)
 
 
 def _automatic(rule: Rule, target: str, counts: Counter[str]) -> dict[str, str]:
