@@ -51,6 +51,7 @@ pytest: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.steering
+	$(BIN)/python -m bench.false_blocks
 	$(BIN)/python -m bench.ttsr
 	$(BIN)/python -m bench.hooks
 	$(BIN)/python -m bench.session
