@@ -1,9 +1,10 @@
 """The adversarial corpus: every case in `tests/steering/corpus/*.jsonl` through the engine with the
 default rules, from a repo on a feature branch (the `check` fixture's context).
 
-One JSON object per line: `command`, `expect` (`block` or `allow`), optional `rule` (the rule that must
-decide a block) and `why` (what the case tests). The files are grouped by the classes of the steering
-issue; `bench/steering_peers.py` runs the same corpus through rein and a peer.
+One JSON object per line: `command`, `expect` (`block`, `ask` for a pack rule that asks, or `allow`),
+optional `rule` (the rule that must decide a block or an ask) and `why` (what the case tests). The
+files are grouped by the classes of the steering issue; `bench/steering_peers.py` runs the same
+corpus through rein and a peer.
 """
 
 from __future__ import annotations
@@ -81,9 +82,9 @@ def test_the_corpus_is_large_enough_and_every_line_is_well_formed() -> None:
             assert isinstance(raw, dict), where
             assert set(raw) <= {"command", "expect", "rule", "why"}, where
             assert isinstance(raw.get("command"), str) and raw["command"], where
-            assert raw.get("expect") in ("block", "allow"), where
+            assert raw.get("expect") in ("block", "ask", "allow"), where
             assert isinstance(raw.get("why"), str) and raw["why"].strip(), where
-            assert "rule" not in raw or (raw["expect"] == "block" and isinstance(raw["rule"], str)), where
+            assert "rule" not in raw or (raw["expect"] != "allow" and isinstance(raw["rule"], str)), where
     commands = [case.command for case in CASES]
     assert len(commands) == len(set(commands)), "a command appears twice"
 
@@ -98,3 +99,4 @@ def test_case(check: Check, case: Case) -> None:
     assert not verdict.allow, f"false allow of {shown}"
     if case.rule is not None:
         assert verdict.rule == case.rule, f"expected {case.rule}, got {verdict.rule} for {shown}"
+    assert verdict.ask == (case.expect == "ask"), f"expected {case.expect} for {shown}"

@@ -10,6 +10,7 @@ The engine is pure: session entries go through `Context.entries`, git through `C
 
 from rein.steering._defaults import DEFAULT_RULES
 from rein.steering._engine import Policy, Steering
+from rein.steering._packs import Pack, PackState, RuleState, default_packs
 from rein.steering._policy import Built, Layer, build_policy
 from rein.steering._rule import (
     Happened,
@@ -63,12 +64,15 @@ __all__ = [
     "MemoryEntries",
     "Observer",
     "Override",
+    "Pack",
+    "PackState",
     "Plugin",
     "Policy",
     "Predicate",
     "PredicateInput",
     "RefDecision",
     "Rule",
+    "RuleState",
     "Steering",
     "SteeringError",
     "ToolCall",
@@ -80,6 +84,7 @@ __all__ = [
     "Word",
     "analyze",
     "build_policy",
+    "default_packs",
     "load_policy",
     "parse_layer",
 ]

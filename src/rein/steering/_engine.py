@@ -18,6 +18,7 @@ from rein.steering._anyname import may_run_something
 from rein.steering._gate import pattern_gate
 from rein.steering._match import first_words, match_ref, subcommand_key, tri_all
 from rein.steering._observe import speculative_entries, watch_matches
+from rein.steering._packs import PackState
 from rein.steering._pattern import TIMED_OUT, found
 from rein.steering._provenance import SessionDisk, record
 from rein.steering._reasons import UNKNOWN_RULE, Fired, rule_reason, unknown_reason
@@ -44,6 +45,8 @@ class Policy:
     overridable: frozenset[str] = frozenset()
     """Rules the person lets an agent lift with an override comment (`allow_override = [...]` in a
     config file); `unknown` names the catch-all for commands rein cannot read. Nothing by default."""
+    packs: tuple[PackState, ...] = ()
+    """rein's packs and each rule's verdict after the person's settings (for `rein packs`)."""
 
     def allows_override(self, rule: Rule) -> bool:
         """Whether an override comment may lift `rule`: only where the person's configuration says so."""
@@ -64,7 +67,10 @@ class Steering:
         # The entries a `&&` chain's observers will have written are read by `when.happened` only:
         # with no such rule (or no observer) they are never worked out.
         self._speculate = bool(policy.observers) and any(_asks_happened(rule.when) for rule in self._bash)
-        self._known = frozenset(name for rule in self._bash for name in rule.matcher.command)
+        # Names an unknown program's arguments are read as commands by (`hyperfine 'git push -f'`):
+        # the programs rules are about, but not a pack's, whose names are verbs of many tools too
+        # (`qm shutdown 100`, `VBoxManage controlvm vm poweroff`, `lxc init`).
+        self._known = frozenset(name for rule in self._bash if not rule.pack for name in rule.matcher.command)
         self._all_known = KNOWN | self._known
 
     def _may_run(self, ref: CommandRef) -> bool:
@@ -166,6 +172,7 @@ class Steering:
         definite: Fired | None = None
         maybe: Fired | None = None
         opaque: Fired | None = None
+        asked: Fired | None = None  # the first rule that asks: only when nothing blocks
         for ref in analysis.refs:
             speculative = (
                 speculative_entries(ref, analysis, self.policy.observers, context) if self._speculate else ()
@@ -186,12 +193,17 @@ class Steering:
                 )
                 opaque = opaque or fired
             else:
+                rule = fired.rule
+                ask = rule.verdict == "ask"
                 decisions.append(
                     RefDecision(
-                        ref=ref, rule=fired.rule.name, source=fired.rule.source, unknown=fired.unknown
+                        ref=ref, rule=rule.name, source=rule.source, unknown=fired.unknown,
+                        pack=rule.pack or None, ask=ask,
                     )
-                )
-                if fired.unknown:
+                )  # fmt: skip
+                if ask:  # a definite ask says more than one on a value rein cannot read
+                    asked = fired if asked is None or (asked.unknown and not fired.unknown) else asked
+                elif fired.unknown:
                     maybe = maybe or fired
                 else:
                     definite = definite or fired
@@ -222,6 +234,9 @@ class Steering:
             reason = unknown_reason(opaque, self.policy, overrides)
             verdict = self._block(opaque, reason, analysis, done, context)
             return replace(verdict, rule=UNKNOWN_RULE.name, source=UNKNOWN_RULE.source)
+        if asked is not None:
+            verdict = self._block(asked, rule_reason(asked, self.policy, overrides), analysis, done, context)
+            return replace(verdict, ask=True)
         if waived is not None:
             context.entries.append(
                 AUDIT_ENTRY,
@@ -242,7 +257,7 @@ class Steering:
         rule = fired.rule
         return Verdict(
             allow=False, reason=reason, rule=rule.name, source=rule.source, ref=fired.ref, analysis=analysis,
-            decisions=decisions,
+            decisions=decisions, pack=rule.pack or None,
         )  # fmt: skip
 
     def _first_rule(
@@ -270,23 +285,28 @@ class Steering:
         path = call.path or ""
         absolute = posixpath.normpath(posixpath.join(context.cwd, path)) if path else ""
         position = Position(ref=None, cwd=context.cwd, branch=context.branch)
+        asked: Fired | None = None  # a rule that asks decides only when none blocks
         for rule in self.policy.rules:
-            if rule.tool != call.tool:
+            if rule.tool != call.tool or (asked is not None and rule.verdict == "ask"):
                 continue
             value = (call.content or "") if rule.field == "content" else path
             matched = _file_match(rule, value, absolute, context.cwd)
             if matched is False:
                 continue
             fired = self._fires(rule, context, position, matched)
-            if fired is not None:
-                _on_fire(fired, context)
-                return Verdict(
-                    allow=False,
-                    reason=rule_reason(fired, self.policy, {}),
-                    rule=rule.name,
-                    source=rule.source,
-                )
-        return Verdict(allow=True)
+            if fired is not None and rule.verdict == "ask":
+                asked = fired
+            elif fired is not None:
+                return self._file_verdict(fired, context)
+        return Verdict(allow=True) if asked is None else self._file_verdict(asked, context)
+
+    def _file_verdict(self, fired: Fired, context: Context) -> Verdict:
+        _on_fire(fired, context)
+        rule = fired.rule
+        return Verdict(
+            allow=False, ask=rule.verdict == "ask", reason=rule_reason(fired, self.policy, {}),
+            rule=rule.name, source=rule.source, pack=rule.pack or None,
+        )  # fmt: skip
 
     def dispatch(self, result: ToolResult, context: Context) -> list[Entry]:
         """Run every observer whose watch matches `result`; returns the entries written."""

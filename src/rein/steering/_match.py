@@ -15,10 +15,29 @@ from fnmatch import fnmatchcase
 from rein.steering._args import may_be_flag, may_split
 from rein.steering._pattern import found
 from rein.steering._rule import Matcher, RefTest, Rule, Tri
+from rein.steering._sql import sql_kinds
 from rein.steering._types import Context
 from rein.steering.bash import UNKNOWN, CommandRef, Unknown, Word
 from rein.steering.bash.commands import subcommand_index
 
+_KUBE = frozenset({
+    "-n", "--namespace", "--context", "--cluster", "--user", "--kubeconfig", "-s", "--server", "--token",
+    "--as", "--as-group", "--as-uid", "--request-timeout", "--certificate-authority", "--client-certificate",
+    "--client-key", "--tls-server-name", "--cache-dir", "-v", "--v", "--vmodule", "--profile",
+    "--profile-output", "--username", "--password", "--log-dir", "--log-file",
+})  # fmt: skip
+"""kubectl's (and oc's) global options that take the next word."""
+_COMPOSE = frozenset({
+    "-f", "--file", "-p", "--project-name", "--project-directory", "--env-file", "--profile", "--ansi",
+    "--parallel", "--progress",
+})  # fmt: skip
+GROUP_VALUE_OPTIONS: dict[tuple[str, str], frozenset[str]] = {
+    ("docker", "compose"): _COMPOSE,
+    ("podman", "compose"): _COMPOSE,
+    ("nerdctl", "compose"): _COMPOSE,
+}
+"""Options of a command group that take a value, between the group and its subcommand (`docker compose
+-f x.yml down`)."""
 # Options that come before a subcommand and take a value, so the value is not mistaken for it.
 GLOBAL_VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "docker": frozenset({"-H", "--host", "--context", "-c", "--config", "-l", "--log-level"}),
@@ -26,7 +45,35 @@ GLOBAL_VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "npm": frozenset({"--prefix", "-w", "--workspace"}),
     "pnpm": frozenset({"-C", "--dir", "--filter", "-F"}),
     "yarn": frozenset({"--cwd"}),
-}
+    "docker-compose": _COMPOSE,
+    "podman-compose": _COMPOSE,
+    "kubectl": _KUBE,
+    "oc": _KUBE,
+    "kubecolor": _KUBE,
+    "helm": frozenset({
+        "-n", "--namespace", "--kube-context", "--kubeconfig", "--kube-apiserver", "--kube-as-user",
+        "--kube-as-group", "--kube-ca-file", "--kube-token", "--kube-tls-server-name", "--registry-config",
+        "--repository-cache", "--repository-config", "--burst-limit", "--qps",
+    }),
+    "aws": frozenset({
+        "--profile", "--region", "--output", "--endpoint-url", "--query", "--color", "--ca-bundle",
+        "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format",
+    }),
+    "gsutil": frozenset({"-o", "-h", "-u", "-i"}),
+    "gcloud": frozenset({
+        "--project", "--account", "--configuration", "--format", "--verbosity", "--billing-project",
+        "--impersonate-service-account", "--flags-file", "--flatten", "--trace-token",
+    }),
+    "podman": frozenset({
+        "-c", "--connection", "--url", "--root", "--runroot", "--storage-driver", "--log-level", "--identity",
+        "--cgroup-manager", "--events-backend", "--tmpdir", "--volumepath", "--module", "--ssh",
+        "--network-cmd-path", "--storage-opt", "--runtime", "--conmon",
+    }),
+    "nerdctl": frozenset({
+        "-n", "--namespace", "-a", "--address", "-H", "--host", "--snapshotter", "--storage-driver",
+        "--cgroup-manager", "--data-root", "--cni-path", "--cni-netconfpath", "--hosts-dir",
+    }),
+}  # fmt: skip
 
 
 _last: list[tuple[CommandRef, list[Word]]] = []
@@ -59,7 +106,8 @@ def _positionals(ref: CommandRef) -> list[Word]:
         elif value == "--":
             dashdash = True
         elif value.startswith("-") and len(value) > 1 and not word.dynamic:
-            skip = not out and value in options
+            group = GROUP_VALUE_OPTIONS.get((ref.name, out[0].value)) if len(out) == 1 else None
+            skip = value in (options if not out else group or ())
         else:
             out.append(word)
     return out
@@ -106,9 +154,16 @@ def match_ref(matcher: Matcher, ref: CommandRef, context: Context) -> Tri:
         # The command's real content is unknown (`eval "$X"`, `bash -c "$CMD"`): anything could run.
         return UNKNOWN
     results: list[Tri] = []
+    # For a name only known at run time: whether a field beyond the name matched (`Matcher.name_alone`).
+    evidence = False
     if matcher.pattern is not None:
         hit = found(matcher.pattern, ref.text)
-        results.append(UNKNOWN if hit is False and name_dynamic else hit)
+        if hit is False and name_dynamic:  # the pattern may be about the name: try the rule's names
+            rest = ref.text[len(ref.argv[0].value) :]
+            named = [found(matcher.pattern, name + rest) for name in sorted(matcher.command)]
+            hit = False if matcher.command and not any(named) else UNKNOWN
+        evidence = hit is True
+        results.append(hit)
     if matcher.command:
         results.append(UNKNOWN if name_dynamic else ref.name in matcher.command)
     if False in results:
@@ -117,6 +172,7 @@ def match_ref(matcher: Matcher, ref: CommandRef, context: Context) -> Tri:
     sub, taken = _subcommand_matches(matcher, words)
     if sub is False:
         return False
+    evidence = evidence or (sub is True and bool(matcher.subcommand))
     results.append(sub)
     # A missing flag or argument may hide in an unquoted expansion (`git push $ARGS`); `wild` is
     # only worked out when one is missing.
@@ -130,6 +186,8 @@ def match_ref(matcher: Matcher, ref: CommandRef, context: Context) -> Tri:
             if not wild:
                 return False
             results.append(UNKNOWN)
+        # a short flag means something else to each tool (`-t`): only a long one says which tool
+        evidence = evidence or any(flag.startswith("--") for flag in present & matcher.flags)
     if matcher.args:
         rest = words[taken:]
         hits = [found(p, w.value) for p in matcher.args for w in rest]
@@ -138,10 +196,40 @@ def match_ref(matcher: Matcher, ref: CommandRef, context: Context) -> Tri:
             if not wild:
                 return False
             results.append(UNKNOWN)
+        evidence = evidence or True in hits
+    if matcher.writes:
+        if not any(found(p, path) is not False for p in matcher.writes for path in ref.writes):
+            return False
+        results.append(True)
+        evidence = True
+    if matcher.code or matcher.sql:
+        code = _code(matcher, ref)
+        if code is False:
+            return False
+        results.append(code)
+        evidence = True
     if matcher.test is not None:
         test = matcher.test
         by_name = name_dynamic and not matcher.tests_any_name
         results.append(_any_name(test, ref, matcher.command, context) if by_name else test(ref, context))
+        evidence = evidence or results[-1] is not False
+    if name_dynamic and matcher.command and not matcher.name_alone and not evidence:
+        return False
+    return tri_all(results)
+
+
+def _code(matcher: Matcher, ref: CommandRef) -> Tri:
+    """Whether the code the command runs has one of the patterns and one of the SQL kinds."""
+    code = ref.code
+    if code is None:
+        return False
+    results: list[Tri] = []
+    if matcher.code:
+        hits = [found(p, code.text) for p in matcher.code]
+        results.append(True if True in hits else next((h for h in hits if h is not False), False))
+    if matcher.sql:
+        kinds = sql_kinds(code)
+        results.append(kinds if isinstance(kinds, Unknown) else bool(kinds & matcher.sql))
     return tri_all(results)
 
 

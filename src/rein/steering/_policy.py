@@ -6,13 +6,15 @@ then plugin rules, then rein's defaults. An inner layer's rule replaces an outer
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Literal
 
 from rein.steering._defaults import DEFAULT_RULES, OPTIONAL_RULES
 from rein.steering._engine import Policy
 from rein.steering._names import check_name
+from rein.steering._packs import Setting, default_packs, pack_rules, pack_states
 from rein.steering._rule import Observer, Plugin, Predicate, Rule, When
 from rein.steering.bash import Tracker
 from rein.steering.errors import ConfigError
@@ -36,6 +38,8 @@ class Layer:
     """Rules an agent may lift with an override comment (`unknown` for the catch-all)."""
     disable_defaults: bool | None = None
     on_parse_error: Literal["block", "allow"] | None = None
+    packs: Mapping[str, Setting] = field(default_factory=lambda: MappingProxyType({}))
+    """`packs = { database = "ask", ... }`: a pack's or a pack rule's verdict, or off."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -105,6 +109,16 @@ def build_policy(layers: Sequence[Layer], *, defaults: bool = True) -> Built:
     if defaults and not disable_defaults:
         for rule in DEFAULT_RULES:
             add(rule)
+    states = pack_states(
+        default_packs() if defaults else (),
+        [(layer.file, layer.packs) for layer in layers if layer.packs],
+        disabled,
+    )
+    if disable_defaults:
+        off = (replace(rule, verdict="off", source="disable_defaults") for s in states for rule in s.rules)
+        states = tuple(replace(s, verdict="off", source="disable_defaults", rules=tuple(off)) for s in states)
+    for rule in pack_rules(states):
+        add(rule)
     enabled = frozenset().union(*(layer.enabled_rules for layer in layers))
     for name in sorted(enabled):
         optional = OPTIONAL_RULES.get(name)
@@ -135,5 +149,6 @@ def build_policy(layers: Sequence[Layer], *, defaults: bool = True) -> Built:
         predicates=predicates,
         trackers=tuple(trackers),
         overridable=frozenset().union(*(layer.allow_override for layer in layers)),
+        packs=states,
     )
     return Built(policy=policy, warnings=tuple(warnings))

@@ -46,7 +46,13 @@ def rule_reason(fired: Fired, policy: Overridable, overrides: Mapping[str, str])
         command = fired.ref.text if fired.ref else ""
         text += (
             f" (rein could not tell statically whether this rule applies to `{command}`:"
-            f" {_unknowable(fired.ref)}, so it blocks; write the command with literal values)"
+            f" {_unknowable(fired.ref)}, so it {'asks' if rule.verdict == 'ask' else 'blocks'}; write"
+            " the command with literal values)"
+        )
+    if rule.verdict == "ask":
+        text += (
+            " This needs the user's approval: where the user can be asked, they are; where nobody can"
+            " answer, it is not run."
         )
     return text + _override_hint(rule, policy, overrides)
 

@@ -20,6 +20,8 @@ Tri = bool | Unknown
 """A predicate's answer: True, False, or UNKNOWN when a value it needs cannot be known."""
 
 OnUnknown = Literal["block", "allow"]
+Decision = Literal["block", "ask"]
+"""What a rule that fires does: block the call, or ask the person (blocking where nobody can answer)."""
 Scope = Literal["agent_loop", "session", "tool_call"]
 
 
@@ -81,10 +83,22 @@ class Matcher:
     flags: frozenset[str] = frozenset()
     not_flags: frozenset[str] = frozenset()
     args: tuple[Pattern, ...] = ()
+    writes: tuple[Pattern, ...] = ()
+    """Some file the command writes (its redirects, `cp`/`dd of=`/`tee` targets: `ref.writes`)
+    matches one of these, by absolute path."""
+    sql: frozenset[str] = frozenset()
+    """Some statement of the SQL the command runs (a database client's queries, string literals of
+    an interpreter one-liner) is of one of these kinds: `drop`, `truncate`, `delete-all`, `update-all`."""
+    code: tuple[Pattern, ...] = ()
+    """Searched in the code the command runs (`ref.code`: a client's queries, a one-liner's program)."""
     test: RefTest | None = None
     tests_any_name: bool = False
     """`test` itself answers for a command named only at run time (`$X ...`); otherwise, with no
     `command` list to try each name of, such a command is UNKNOWN to the rule."""
+    name_alone: bool = True
+    """A command named only at run time (`$X ...`) may be this rule's program by its name alone, so
+    the rule is UNKNOWN for it. False (packs): only where a field beyond the name matches it
+    (`$K delete ns x` may be kubectl deleting a namespace; `$X -i a.mp4` is no `blkdiscard`)."""
     tried_on: frozenset[str] = frozenset()
     """A gate for speed, not a field to match: when set, the rule is tried only on commands of these
     names and on programs rein does not know (which `test` reads by their arguments)."""
@@ -97,6 +111,9 @@ class Matcher:
             and not self.subcommand
             and not self.flags
             and not self.args
+            and not self.writes
+            and not self.sql
+            and not self.code
             and self.test is None
         )
 
@@ -123,6 +140,9 @@ class Rule:
     no_override: bool = False
     """Never overridable, whatever `allow_override` lists say."""
     on_unknown: OnUnknown = "block"
+    verdict: Decision = "block"
+    pack: str = ""
+    """The pack the rule belongs to (`database`, `cloud`, ...); empty for a rule of no pack."""
     on_fire: OnFire | None = None
     writes_on_fire: tuple[str, ...] = ()
     origin: str = ""

@@ -15,6 +15,11 @@ tool = "bash"                   # or write / edit / read, with field = "path" | 
 allow_override = false          # true: an agent may lift it with `# steering-override: <rule> - <why>`
 no_override = false             # true: never overridable, whatever allow_override lists say
 on_unknown = "block"            # or "allow"
+verdict = "block"               # or "ask": ask the person (blocks where nobody can answer)
+writes = ["^/dev/sd"]           # regexes: some file the command writes (redirects, cp, dd of=, tee)
+sql = ["drop", "truncate"]      # kinds of SQL statement the command runs (delete-all, update-all)
+code = ["dropDatabase\\("]      # regexes searched in the code it runs (a client's queries, a one-liner)
+test = "system-path"            # a structural test rein names: system-path, fork-bomb
 on_fire = { write = ["npm-blocked"] }
 [rule.when]
 cwd = "~/work/*"                # globs
@@ -32,12 +37,14 @@ watch = { tool = "bash", command = "^(pytest|make test)", exit_code = 0 }
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Literal, cast, get_args
 
 from rein.steering._names import check_name
+from rein.steering._pack_tests import TESTS
 from rein.steering._pattern import SafePattern
-from rein.steering._rule import Happened, Matcher, Observer, OnUnknown, Rule, Scope, Watch, When
+from rein.steering._rule import Decision, Happened, Matcher, Observer, OnUnknown, Rule, Scope, Watch, When
 from rein.steering._types import TOOLS
 from rein.steering.errors import ConfigError
 
@@ -60,8 +67,14 @@ RULE_KEYS = frozenset(
         "no_override",
         "on_unknown",
         "on_fire",
+        "verdict",
+        "writes",
+        "sql",
+        "code",
+        "test",
     }
 )
+SQL_KINDS = ("drop", "truncate", "delete-all", "update-all")
 WHEN_CORE = frozenset({"cwd", "branch", "happened", "not"})
 HAPPENED_KEYS = frozenset({"event", "in", "since"})
 ON_FIRE_KEYS = frozenset({"write"})
@@ -129,6 +142,9 @@ class Reader:
         except ValueError as error:
             raise self.fail(f"{key} is not a valid regex ({error}): {source!r}") from None
 
+    def regexes(self, key: str) -> tuple[SafePattern, ...]:
+        return tuple(p for text in self.strings(key) if (p := self.regex(key, text)) is not None)
+
     def table_of(self, key: str) -> Mapping[str, object]:
         value = self.table.get(key, {})
         if not isinstance(value, dict):
@@ -137,6 +153,12 @@ class Reader:
 
     def child(self, table: Mapping[str, object], what: str) -> Reader:
         return Reader(table, file=self.file, line=self.line, what=f"{self.what} {what}")
+
+
+def table_lines(text: str, header: str) -> list[int]:
+    """The line of each `[[header]]` table, in order."""
+    pattern = re.compile(rf"^[ \t]*\[\[[ \t]*{header}[ \t]*\]\]", re.MULTILINE)
+    return [text.count("\n", 0, match.start()) + 1 for match in pattern.finditer(text)]
 
 
 def _when(reader: Reader) -> When:
@@ -161,7 +183,9 @@ def _when(reader: Reader) -> When:
     )
 
 
-def read_rule(table: Mapping[str, object], *, file: str, line: int | None, index: int) -> Rule:
+def read_rule(
+    table: Mapping[str, object], *, file: str, line: int | None, index: int, default_verdict: str = "block"
+) -> Rule:
     reader = Reader(table, file=file, line=line, what=f"rule #{index + 1}")
     name = check_name("rule", table.get("name"), file=file, line=line)
     reader.what = f"rule {name!r}"
@@ -174,16 +198,30 @@ def read_rule(table: Mapping[str, object], *, file: str, line: int | None, index
         "field", ("command", "path", "content"), "command" if tool == "bash" else "path"
     )
     subcommands = tuple(tuple(sub.split()) for sub in reader.strings("subcommand"))
+    for kind in reader.strings("sql"):
+        if kind not in SQL_KINDS:
+            raise reader.fail(f"sql kinds are {', '.join(SQL_KINDS)}, not {show(kind)}")
+    test_name = reader.string("test")
+    test = TESTS.get(test_name) if test_name is not None else None
+    if test_name is not None and test is None:
+        raise reader.fail(f"test must be one of {', '.join(sorted(TESTS))}, not {show(test_name)}")
     matcher = Matcher(
         pattern=reader.regex("pattern"),
         command=frozenset(reader.strings("command")),
         subcommand=subcommands,
         flags=frozenset(reader.strings("flags")),
         not_flags=frozenset(reader.strings("not_flags")),
-        args=tuple(p for a in reader.strings("args") if (p := reader.regex("args", a)) is not None),
+        args=reader.regexes("args"),
+        writes=reader.regexes("writes"),
+        sql=frozenset(reader.strings("sql")),
+        code=reader.regexes("code"),
+        test=test,
+        tests_any_name=test is not None and not table.get("command"),
     )
     if matcher.empty:
-        raise reader.fail("needs a matcher: pattern, command, subcommand, flags or args")
+        raise reader.fail(
+            "needs a matcher: pattern, command, subcommand, flags, args, writes, sql, code or test"
+        )
     if tool != "bash" and matcher.pattern is None:
         raise reader.fail(f"a {tool} rule matches its {field_name} with a pattern")
     on_fire = reader.table_of("on_fire")
@@ -202,6 +240,7 @@ def read_rule(table: Mapping[str, object], *, file: str, line: int | None, index
         allow_override=reader.boolean("allow_override"),
         no_override=reader.boolean("no_override"),
         on_unknown=cast(OnUnknown, reader.choice("on_unknown", ("block", "allow"), "block")),
+        verdict=cast(Decision, reader.choice("verdict", get_args(Decision), default_verdict)),
         writes_on_fire=fire.strings("write"),
         origin=f"{file}:{line}" if line else file,
     )

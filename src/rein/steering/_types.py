@@ -173,6 +173,12 @@ class Verdict:
 
     allow: bool
     reason: str = ""
+    ask: bool = False
+    """A call not allowed outright that a pack rule says to ask the person about: a host that can ask
+    (an approval prompt, Claude Code's `permissionDecision: "ask"`, ACP's permission request) asks and
+    runs it on a yes; a host where nobody can answer (print mode, CI) blocks it with `reason`."""
+    pack: str | None = None
+    """The pack of the rule that decided, when a pack rule did."""
     rule: str | None = None
     source: str | None = None
     ref: CommandRef | None = None
@@ -189,3 +195,7 @@ class RefDecision:
     source: str | None = None
     unknown: bool = False
     """True when the rule fired because a value it needed could not be known."""
+    pack: str | None = None
+    """The pack of the rule, when a pack rule decided."""
+    ask: bool = False
+    """The rule asks the person rather than blocking."""

@@ -13,22 +13,22 @@ from __future__ import annotations
 import difflib
 import importlib
 import importlib.util
-import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Literal, cast
 
 from rein.steering._defaults import DEFAULT_RULES, OPTIONAL_RULES
+from rein.steering._packs import SETTINGS, Setting, default_packs
 from rein.steering._policy import DEFAULT_PLUGINS, Built, Layer, build_policy
 from rein.steering._rule import Plugin
-from rein.steering._schema import Reader, read_observer, read_rule, show
+from rein.steering._schema import Reader, read_observer, read_rule, show, table_lines
 from rein.steering.errors import ConfigError
 
 CONFIG = Path(".rein") / "steering.toml"
 TOP_KEYS = frozenset({
     "rule", "observer", "plugins", "disabled_rules", "enable_rules", "allow_override", "disable_defaults",
-    "on_parse_error",
+    "on_parse_error", "packs",
 })  # fmt: skip
 
 
@@ -60,11 +60,6 @@ def not_a_file(path: Path) -> str | None:
     if not path.exists():
         return "does not exist"
     return None
-
-
-def _table_lines(text: str, header: str) -> list[int]:
-    pattern = re.compile(rf"^[ \t]*\[\[[ \t]*{header}[ \t]*\]\]", re.MULTILINE)
-    return [text.count("\n", 0, match.start()) + 1 for match in pattern.finditer(text)]
 
 
 def _load_plugin(spec: str, base: Path, file: str) -> Plugin:
@@ -101,8 +96,8 @@ def parse_layer(text: str, file: str, *, base: Path | None = None) -> Layer:
         raise ConfigError(f"not valid TOML: {error}", file=file) from None
     top = Reader(data, file=file, line=None, what="config")
     top.known(TOP_KEYS)
-    rule_lines = _table_lines(text, "rule")
-    observer_lines = _table_lines(text, "observer")
+    rule_lines = table_lines(text, "rule")
+    observer_lines = table_lines(text, "observer")
     rules_data = data.get("rule", [])
     observers_data = data.get("observer", [])
     if not isinstance(rules_data, list) or not isinstance(observers_data, list):
@@ -134,7 +129,17 @@ def parse_layer(text: str, file: str, *, base: Path | None = None) -> Layer:
         allow_override=frozenset(top.strings("allow_override")),
         disable_defaults=disable,
         on_parse_error=cast(Literal["block", "allow"] | None, on_parse_error),
+        packs=_packs(top),
     )
+
+
+def _packs(top: Reader) -> dict[str, Setting]:
+    """`packs = { database = "ask", publish = "off" }`: each value one of block, ask, off."""
+    table = top.table_of("packs")
+    for key, value in table.items():
+        if value not in SETTINGS:
+            raise top.fail(f"packs.{key} must be one of {', '.join(SETTINGS)}, not {show(value)}")
+    return cast(dict[str, Setting], dict(table))
 
 
 def _table(value: object, file: str) -> Mapping[str, object]:
@@ -174,6 +179,7 @@ def unknown_disabled(layers: Iterable[Layer]) -> list[str]:
         *(rule.name for layer in layers for rule in layer.rules),
         *(rule.name for plugin in plugins for rule in plugin.rules),
         *(rule.name for rule in DEFAULT_RULES),
+        *(rule.name for pack in default_packs() for rule in pack.rules),
         *OPTIONAL_RULES,
     }
     warnings: list[str] = []

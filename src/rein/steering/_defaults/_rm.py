@@ -33,7 +33,7 @@ def rm_root(ref: CommandRef, context: Context) -> Tri:
         return _find_delete(ref, context)
     args = tool_args(ref, "rm")
     if args.has("-r", "-R", "--recursive"):
-        return _any([_risk(word, ref, context) for word in args.operands])
+        return _any([root_risk(word, ref, context) for word in args.operands])
     if any(_every_file_below_a_root(word, context) for word in args.operands):
         return UNKNOWN  # `find ~ -type f -exec rm {} +`: each file below home, as `find ~ -delete` removes
     if not args.wild:
@@ -44,7 +44,7 @@ def rm_root(ref: CommandRef, context: Context) -> Tri:
     if not unknown:
         return False
     targets = [word for word in args.operands if word not in unknown or len(unknown) > 1 or may_split(word)]
-    return UNKNOWN if _any([_risk(word, ref, context) for word in targets]) is not False else False
+    return UNKNOWN if _any([root_risk(word, ref, context) for word in targets]) is not False else False
 
 
 def _find_delete(ref: CommandRef, context: Context) -> Tri:
@@ -86,10 +86,11 @@ def _start_risk(
     text = _text(word, ref, context)
     cwd = ref.state.cwd
     if isinstance(text, Unknown) or (not text.startswith("/") and isinstance(cwd, Unknown)):
-        return _risk(word, ref, context)
+        return root_risk(word, ref, context)
     path = posixpath.normpath(posixpath.join(cwd, text) if isinstance(cwd, str) else text)
     found = reach(text, path, expression, action, follows=follows)
-    return _risk(word, ref, context) if found == path else is_root(found, posixpath.normpath(context.home))
+    home = posixpath.normpath(context.home)
+    return root_risk(word, ref, context) if found == path else is_root(found, home)
 
 
 def _every_file_below_a_root(word: Word, context: Context) -> bool:
@@ -106,7 +107,7 @@ def _any(risks: list[Tri]) -> Tri:
     return UNKNOWN if any(isinstance(risk, Unknown) for risk in risks) else False
 
 
-def _risk(word: Word, ref: CommandRef, context: Context) -> Tri:
+def root_risk(word: Word, ref: CommandRef, context: Context) -> Tri:
     """Whether removing `word` recursively may remove a root: True, False, or UNKNOWN."""
     home = posixpath.normpath(context.home)
     text = _text(word, ref, context)

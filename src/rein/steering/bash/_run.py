@@ -77,9 +77,13 @@ def emit(
         ref = replace(ref, tolerated=found.tolerated, rewritten=reading.whys)
     if walker.trackers:
         ref = track(walker, ref, frame)
+    written, unnamed = commands.writes(call)
+    if written:
+        paths = (resolve_path(word, frame.cwd, frame.env) for word, _, _ in written)
+        ref = replace(ref, writes=tuple(path for path in paths if isinstance(path, str)))
     walker.refs.append(ref)
     walker.output = commands.output(call)
-    _effects(call, frame, ctx.speculative or ctx.via == "argv suffix")
+    _effects(call, frame, ctx.speculative or ctx.via == "argv suffix", (written, unnamed))
     if name in _DECLARES:  # `export PS4='$(...)'`
         for word in call.argv[1:]:
             split = split_assignment(word)
@@ -112,13 +116,13 @@ def _state(frame: Frame, argv: tuple[Word, ...], env: dict[str, Value] | None, e
     return state
 
 
-def _effects(call: Call, frame: Frame, guess: bool) -> None:
+def _effects(call: Call, frame: Frame, guess: bool, writes: commands.Writes) -> None:
     """What the command changes for the commands after it: shell state, files, git configuration.
 
     A command rein only guesses runs (an argv-suffix scan, a string that may be shell) may write
     anything to the files it names: their content becomes unknown, never the guessed content."""
     apply(call.name, call.argv, frame, call.state.env)
-    written, unnamed = commands.writes(call)
+    written, unnamed = writes
     for word, content, append in written:
         frame.write(resolve_path(word, frame.cwd, frame.env), UNKNOWN if guess else content, append=append)
     if unnamed:

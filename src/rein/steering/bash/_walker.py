@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rein.steering.bash import _control, _feeds, _heredocs, _parse, _redirects, _run, _subs
@@ -295,7 +296,7 @@ class Walker:
                 stdin = done.stdin or pipe or ctx.stdin
                 first = len(self.refs)
                 ok = self.emit(plain_argv, plain, frame, g, ctx, None, stdin)
-                self._write(done, frame, self.output)
+                self._own_writes(first, plain, self._write(done, frame, self.output))
                 _feeds.feed(self, fed, done, frame, g, ctx, first, stdin, exec_only=names == ["exec"])
                 return ok
         assignments: list[Node] = []
@@ -345,8 +346,9 @@ class Walker:
             self.problems.append(f"could not parse near {where}: '{argv[0].raw}'")
         stdin = done.stdin or pipe or ctx.stdin
         first = len(self.refs)
-        ok = self.emit(tuple(argv), raw(node, redirects, src), frame, g, ctx, env, stdin)
-        self._write(done, frame, self.output)
+        source = raw(node, redirects, src)
+        ok = self.emit(tuple(argv), source, frame, g, ctx, env, stdin)
+        self._own_writes(first, source, self._write(done, frame, self.output))
         exec_only = len(argv) == 1 and argv[0].value == "exec"
         _feeds.feed(self, fed, done, frame, g, ctx, first, stdin, exec_only=exec_only)
         if bodies:
@@ -356,14 +358,26 @@ class Walker:
                 ok = join(ok, finished)
         return ok
 
-    def _write(self, done: Redirected, frame: Frame, output: Value) -> None:
-        """The files a command's redirects write: its output where stdout goes, else unknown text."""
+    def _own_writes(self, first: int, text: str, wrote: list[str]) -> None:
+        """A command's redirects are files it writes: added to its ref (the one emitted at `first`
+        for this text; an alias or a function call emits others)."""
+        if wrote and first < len(self.refs) and self.refs[first].raw == text:
+            ref = self.refs[first]
+            self.refs[first] = replace(ref, writes=(*ref.writes, *wrote))
+
+    def _write(self, done: Redirected, frame: Frame, output: Value) -> list[str]:
+        """The files a command's redirects write: its output where stdout goes, else unknown text.
+        Returns the paths rein can name."""
+        wrote: list[str] = []
         for word, append, stdout in done.writes:
             if _feeds.is_process(word):  # `> >(cmd)`: a pipe, walked by `_feed`
                 continue
             path = resolve_path(word, frame.cwd, frame.env) if word.value not in _DEVICES else None
             if path is not None:
                 frame.write(path, output if stdout else UNKNOWN, append=append)
+                if isinstance(path, str):
+                    wrote.append(path)
+        return wrote
 
 
 def _not_shell(children: Sequence[Node], index: int) -> bool:

@@ -243,6 +243,9 @@ class CommandRef:
     tolerated: tuple[str, ...] = ()
     """What rein could not read in a file of the person's this command runs (shown by `rein explain`;
     never blocking)."""
+    writes: tuple[str, ...] = ()
+    """The files the command writes, by absolute path, as far as rein can name them: its own
+    redirects (`> /dev/sdb`) and what the command model says it writes (`cp`, `dd of=`, `tee`, ...)."""
 
     _name: str = field(init=False, repr=False, compare=False)
 
