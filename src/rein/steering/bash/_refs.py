@@ -10,6 +10,7 @@ from rein.steering.bash import commands
 from rein.steering.bash._frame import Ctx, Frame
 from rein.steering.bash._walk import G, Walk, then
 from rein.steering.bash.commands import Call
+from rein.steering.bash.commands._queries import QUERY_CLIENTS, queries
 from rein.steering.bash.model import UNKNOWN, Code, CommandKind, CommandRef, State, Word
 
 
@@ -82,7 +83,10 @@ def track(walker: Walk, ref: CommandRef, frame: Frame) -> CommandRef:
 
 
 def code_of(call: Call) -> Code | None:
-    """The program text of an interpreter one-liner or of what it reads on stdin, for rules to match."""
+    """The program text of an interpreter one-liner or of what it reads on stdin, or the queries a
+    database client runs, for rules to match."""
+    if call.name in QUERY_CLIENTS:
+        return queries(call)
     prog = commands.program(call.name, call.argv)
     if prog is None or prog.language == "shell":
         return None

@@ -5,6 +5,7 @@
 Their commands come from options (`psql -c`, `mysql -e`, `sqlite3 db 'SQL'`, `lftp -c`), a file the
 line wrote (`psql -f`), or standard input rein can read (a heredoc, a here-string, `echo ... |`). A
 dump piped in from elsewhere is data rein cannot see, as the SQL a server runs is: it is not read.
+What the database clients read is read by `_queries`, the same reading the rules get as `ref.code`.
 """
 
 from __future__ import annotations
@@ -13,12 +14,18 @@ import re
 from collections.abc import Callable, Iterable
 
 from rein.steering.bash._words import tail
-from rein.steering.bash.commands._inner import PLACEHOLDER, Call, Inner, Mode, Unwrapped, text_of
+from rein.steering.bash.commands._inner import PLACEHOLDER, Call, Inner, Mode, Unwrapped
 from rein.steering.bash.commands._options import parse
+from rein.steering.bash.commands._queries import (
+    given,
+    read_file,
+    read_mysql,
+    read_psql,
+    read_sqlite,
+    read_stdin,
+)
 from rein.steering.bash.commands._runs import Handler
-from rein.steering.bash.commands._sources import file_text, stdin_text
 from rein.steering.bash.commands._tables import spec
-from rein.steering.bash.model import Word
 
 Escape = tuple[str, Mode]
 """A shell command a client runs, and where (`remote`: the database server runs it)."""
@@ -38,23 +45,6 @@ def escapes(label: str, texts: Iterable[str], finder: Finder, notes: Iterable[st
             if PLACEHOLDER in command:
                 found_notes.append(f"{label} runs a shell command that is not known statically")
     return Unwrapped(tuple(inners), tuple(dict.fromkeys(found_notes)))
-
-
-def given(words: Iterable[Word]) -> list[str]:
-    """Option values as texts, their run-time parts as `PLACEHOLDER`."""
-    return [text_of((word,))[0] for word in words]
-
-
-def read_file(call: Call, word: Word, what: str) -> tuple[list[str], list[str]]:
-    """A file the client reads commands from, when this line wrote it."""
-    text, note = file_text(call, word, what, disk=False)
-    return ([text] if text is not None else []), ([note] if note else [])
-
-
-def read_stdin(call: Call) -> list[str]:
-    """What the client reads on stdin, when rein can read it (a dump piped from elsewhere is not)."""
-    text, _ = stdin_text(call, disk=False)
-    return [text] if text is not None else []
 
 
 _PSQL_SHELL = re.compile(r"\\!(.*)$", re.MULTILINE)
@@ -77,18 +67,11 @@ def _unquote(text: str) -> str:
 
 def psql(call: Call) -> Unwrapped:
     """`psql -c '\\! cmd'`, `-f file`, stdin; `-o '|cmd'` writes the output to a command."""
+    read = read_psql(call)
     parsed = parse(call.argv, 1, spec("psql"))
-    texts = given(parsed.values("-c", "--command"))
-    notes: list[str] = []
-    for word in parsed.values("-f", "--file"):
-        more, why = read_file(call, word, "commands") if word.value != "-" else (read_stdin(call), [])
-        texts += more
-        notes += why
-    if not parsed.has("-c", "--command", "-f", "--file"):
-        texts += read_stdin(call)
     output = [word for word in parsed.values("-o", "--output") if word.value.startswith("|")]
-    texts += [f"\\o {value}" for value in given(output)]
-    return escapes("psql", texts, _psql_escapes, notes)
+    texts = [*read.texts, *(f"\\o {value}" for value in given(output))]
+    return escapes("psql", texts, _psql_escapes, read.notes)
 
 
 _MYSQL_COMMAND = re.compile(r"^\s*(?:system|pager)\s+(.*?);?\s*$", re.IGNORECASE)
@@ -107,31 +90,14 @@ def _mysql_escapes(text: str) -> Iterable[Escape]:
 
 def mysql(call: Call) -> Unwrapped:
     """`mysql -e 'system cmd'` (also `--execute`, a unique prefix of it, and stdin); `--pager=cmd`."""
-    argv = call.argv
-    texts: list[str] = []
-    executes = False
-    for index, word in enumerate(argv[1:], start=1):
+    texts = list(read_mysql(call).texts)
+    for word in call.argv[1:]:
         name, eq, _ = word.value.partition("=")
-        following = argv[index + 1] if index + 1 < len(argv) else None
-        if name == "-e" or (len(name) > 4 and "--execute".startswith(name)):
-            executes = True
-            value = tail(word, len(name) + 1) if eq else following
-            texts += given([value] if value is not None else [])
-        elif word.value.startswith("-e") and not word.value.startswith("--"):
-            executes = True
-            texts += given([tail(word, 2)])
-        elif name == "--pager" and eq:
+        if name == "--pager" and eq:
             texts += [f"pager {value}" for value in given([tail(word, len(name) + 1)])]
-    if not executes:
-        texts += read_stdin(call)
     return escapes(call.name, texts, _mysql_escapes)
 
 
-_SQLITE_VALUES = frozenset({
-    "cmd", "init", "separator", "newline", "nullvalue", "vfs", "maxsize", "mmap", "pagecache",
-    "lookaside", "heap", "escape", "key", "hexkey", "textkey", "zipvfs", "ifexists",
-})  # fmt: skip
-"""sqlite3 options that take the next word (with one dash or two)."""
 _SQLITE_SHELL = re.compile(r"^\s*\.(?:shell|system)\s+(.*)$", re.MULTILINE)
 _SQLITE_PIPE = re.compile(
     r"^\s*\.(?:once|output|read|import|excel)\b[^\n|]*?['\"]?\|([^'\"\n]*)", re.MULTILINE
@@ -146,28 +112,8 @@ def _sqlite_escapes(text: str) -> Iterable[Escape]:
 def sqlite3(call: Call) -> Unwrapped:
     """`sqlite3 [options] db [SQL...]`: each SQL argument (and `-cmd`) may be a dot-command; without
     one, stdin is read."""
-    argv = call.argv
-    texts: list[str] = []
-    notes: list[str] = []
-    operands: list[Word] = []
-    index = 1
-    while index < len(argv):
-        word = argv[index]
-        index += 1
-        name = word.value.lstrip("-")
-        if not word.value.startswith("-") or word.value == "-" or word.dynamic:
-            operands.append(word)
-        elif name in _SQLITE_VALUES and index < len(argv):
-            if name == "cmd":
-                texts += given(argv[index : index + 1])
-            elif name == "init":
-                more, why = read_file(call, argv[index], "commands")
-                texts, notes = texts + more, notes + why
-            index += 1
-    texts += given(operands[1:])
-    if len(operands) < 2:
-        texts += read_stdin(call)
-    return escapes("sqlite3", texts, _sqlite_escapes, notes)
+    read = read_sqlite(call)
+    return escapes("sqlite3", read.texts, _sqlite_escapes, read.notes)
 
 
 _FTP_SHELL = re.compile(r"^\s*!(.*)$", re.MULTILINE)

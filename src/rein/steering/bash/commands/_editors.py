@@ -10,9 +10,10 @@ import re
 from collections.abc import Iterable, Iterator
 
 from rein.steering.bash._words import tail
-from rein.steering.bash.commands._consoles import Escape, escapes, given, read_file, read_stdin
+from rein.steering.bash.commands._consoles import Escape, escapes
 from rein.steering.bash.commands._inner import PLACEHOLDER, Call, Inner, Unwrapped, run
 from rein.steering.bash.commands._programs import launched
+from rein.steering.bash.commands._queries import given, read_file, read_stdin
 from rein.steering.bash.commands._runs import Handler
 from rein.steering.bash.launch import launches
 from rein.steering.bash.model import Word
