@@ -147,7 +147,19 @@ PAIRS = _ALL_PAIRS[:: max(1, len(_ALL_PAIRS) // 300)]
 def test_two_runners_nested_still_block(check: Check, outer: str, inner: str) -> None:
     for seed, rule in SEEDS[:4]:
         if not (_bounded(outer, rule) or _bounded(inner, rule)):
-            blocked_by(check, fill(outer, fill(inner, seed)), rule)
+            blocked_by(check, fill(outer, fill(inner, seed)), _through(outer, inner, rule))
+
+
+_OUTPUT_ELSEWHERE = ("yarn exec ", "adb exec-out ", "adb shell ")
+"""Runners whose output rein cannot read: yarn v1's `exec` runs its words through a shell (the
+`'* * * * *'` an inner template quotes become globs there), adb runs them on a device."""
+
+
+def _through(outer: str, inner: str, rule: str) -> str:
+    """The rule that decides a nested pair: where the inner template pipes the outer runner's output
+    into a reader of commands (`| crontab -`) and that output is not known, rein cannot tell what the
+    reader gets, and `unknown` decides."""
+    return "unknown" if "| crontab" in inner and outer.startswith(_OUTPUT_ELSEWHERE) else rule
 
 
 _seed = st.sampled_from(SEEDS)

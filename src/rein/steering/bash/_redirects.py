@@ -171,14 +171,24 @@ def _heredoc(
     src = ctx.src
     quoted = strip = False
     body = ""
+    # tree-sitter reads a first line that starts with `\` as words of the redirect: the body then
+    # starts on the line after the marker's.
+    after, lost = -1, None
     for child in children:
         kind = child.type
+        if kind not in ("heredoc_body", "heredoc_end") and lost is None and after >= 0:
+            line_end = src.find(b"\n", after)
+            lost = line_end + 1 if 0 <= line_end < child.end_byte else None
         if kind == "<<-":
             strip = True
         elif kind == "heredoc_start":
             quoted = any(mark in node_text(child, src) for mark in "'\"\\")
+            after = child.end_byte
+        elif kind == "heredoc_end" and lost is not None and not body:
+            body = src[lost : child.start_byte].decode("utf-8", "replace")
         elif kind == "heredoc_body":
-            body = node_text(child, src)
+            start = child.start_byte if lost is None else lost
+            body = src[start : child.end_byte].decode("utf-8", "replace")
             if not quoted:
                 collect_subs(child, subs)
                 if "`" in body or _missed(child, body):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
+from dataclasses import replace
 
 from rein.steering.bash.commands._inner import NOTHING, Call, Unwrapped, run, script
 from rein.steering.bash.commands._options import parse
@@ -32,14 +33,23 @@ def _after_operand(call: Call, index: int, key: str, label: str) -> Unwrapped:
         label = f"{label} -d"
     entrypoint = parsed.last("--entrypoint")
     if entrypoint is None or parsed.rest >= len(call.argv):
-        return run(label, "remote", rest)
+        interactive = parsed.has("-i", "--interactive", "--stdin") or " compose exec" in label
+        return _stdin(run(label, "remote", rest), call, interactive)
     if entrypoint.dynamic:
         return Unwrapped(notes=(f"{label} --entrypoint is dynamic: {entrypoint.raw}",))
     try:
         program = tuple(Word.literal(word) for word in shlex.split(entrypoint.value))
     except ValueError:
         program = (entrypoint,)
-    return run(label, "remote", (*program, *rest))
+    return _stdin(run(label, "remote", (*program, *rest)), call, parsed.has("-i", "--interactive"))
+
+
+def _stdin(found: Unwrapped, call: Call, interactive: bool) -> Unwrapped:
+    """With `-i` the command in the container reads what the line gives the client on stdin
+    (`docker exec -i db psql <<'SQL' ... SQL`)."""
+    if not interactive or call.stdin is None:
+        return found
+    return Unwrapped(tuple(replace(inner, stdin=call.stdin) for inner in found.inners), found.notes)
 
 
 def docker(call: Call) -> Unwrapped:
@@ -78,7 +88,14 @@ def kubectl(call: Call) -> Unwrapped:
         return NOTHING
     values = [word.value for word in argv]
     if "--" in values[index:]:
-        return run(f"kubectl {action}", "remote", argv[values.index("--", index) + 1 :])
+        end = values.index("--", index)
+        found = run(f"kubectl {action}", "remote", argv[end + 1 :])
+        flags = values[index:end]
+        interactive = any(
+            v in ("-i", "--stdin") or (v.startswith("-") and not v.startswith("--") and "i" in v[1:])
+            for v in flags
+        )
+        return _stdin(found, call, interactive)
     if action != "exec":
         return NOTHING
     return _after_operand(call, index + 1, "kubectl exec", "kubectl exec")

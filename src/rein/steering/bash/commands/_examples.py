@@ -104,6 +104,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "xargs": ("xargs {cmd}", "echo x | xargs -I@ {cmd}", "xargs -0 -n1 {cmd}"),
     "parallel": ("parallel {quoted} ::: x", "parallel ::: {quoted}"),
     "ssh": ("ssh host {quoted}", "ssh -o ProxyCommand={quoted} host"),
+    "adb": ("adb shell {quoted}", "adb -s emulator-5554 shell {cmd}", "adb exec-out {cmd}"),
     "su": ("su -c {quoted}", "su - root -c {quoted}"),
     "runuser": ("runuser -u user -- {cmd}",),
     "watch": ("watch -n 1 {quoted}", "watch -x {cmd}"),

@@ -59,7 +59,8 @@ _FILES = frozenset({
     "certutil", "keytool", "uuidgen", "shasum", "fswatch", "inotifywait", "xdg-open",
     "open", "pbcopy", "pbpaste", "xclip", "xsel", "notify-send", "say", "espeak", "convert", "magick",
     "ffmpeg", "ffprobe", "exiftool", "pdftotext", "pandoc", "redis-cli",
-    "mongosh", "createdb", "dropdb", "pg_dump", "pg_restore", "mysqldump",
+    "mongosh", "createdb", "dropdb", "pg_dump", "pg_restore", "mysqldump", "last", "lastb", "lastlog",
+    "fastboot",
 })  # fmt: skip
 
 _DEV = frozenset({

@@ -128,6 +128,21 @@ def ssh(call: Call) -> Unwrapped:
     return Unwrapped((*local, *remote.inners), remote.notes)
 
 
+_ADB_VALUES = frozenset({"-s", "-t", "-H", "-P", "-L"})
+
+
+def adb(call: Call) -> Unwrapped:
+    """`adb [-s serial] shell|exec-out cmd...` runs the command on the device; adb's other commands
+    (`reboot`, `install`, `logcat`) act on the device and run nothing here."""
+    argv = call.argv
+    index = 1
+    while index < len(argv) and argv[index].value.startswith("-"):
+        index += 2 if argv[index].value in _ADB_VALUES else 1
+    if index < len(argv) and argv[index].value in ("shell", "exec-out"):
+        return script("", "remote", argv[index + 1 :], "adb shell command", via="adb shell")
+    return NOTHING
+
+
 def trap(call: Call) -> Unwrapped:
     argv = call.argv
     parsed = parse(argv, 1, Options(permute=False))
