@@ -200,6 +200,48 @@ async def _a_steering_block_shows_its_reason(project: Path, home: Path, tmp_path
     assert not (project / "marker.txt").exists()
 
 
+ASK = """
+[[rule]]
+name = "ask-to-ship"
+reason = "Shipping needs the user's yes."
+command = "touch"
+args = ["shipped"]
+verdict = "ask"
+"""
+
+
+@pytest.mark.parametrize("answer", ["Allow once", "Deny"])
+def test_a_steering_rule_that_asks_is_a_permission_request(
+    project: Path, home: Path, tmp_path: Path, answer: str
+) -> None:
+    asyncio.run(_a_steering_rule_that_asks_is_a_permission_request(project, home, tmp_path, answer))
+
+
+async def _a_steering_rule_that_asks_is_a_permission_request(
+    project: Path, home: Path, tmp_path: Path, answer: str
+) -> None:
+    (project / ".rein").mkdir()
+    (project / ".rein" / "steering.toml").write_text(ASK)
+    script = faux_script(
+        tmp_path / "s.json",
+        [[{"tool": "bash", "id": "c1", "arguments": {"command": "touch shipped"}}], [{"text": "Done."}]],
+    )
+    client = RecordingClient(allow(answer))
+    async with rein_acp(client, *FAUX, "--approve", "ask", cwd=project, home=home, script=script) as conn:
+        await conn.initialize(protocol_version=PROTOCOL_VERSION)
+        session = await conn.new_session(cwd=str(project), mcp_servers=[])
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("ship it")])
+        ended = "completed" if answer == "Allow once" else "failed"
+        await client.until(lambda: ended in client.statuses("c1") and "Done." in client.text())
+    ((asked, options),) = client.permissions  # once: approval does not ask again after a yes
+    assert asked.tool_call_id == "c1" and "touch shipped" in (asked.title or "")
+    assert [(o.name, o.kind) for o in options] == [("Allow once", "allow_once"), ("Deny", "reject_once")]
+    assert (project / "shipped").exists() == (answer == "Allow once")
+    if answer == "Deny":
+        said = client.tool_output("c1")
+        assert said.startswith("[steering:ask-to-ship@user]") and "the user was asked and denied it" in said
+
+
 def test_a_stream_rule_cut_is_a_notice_and_the_reply_is_retried(
     project: Path, home: Path, tmp_path: Path
 ) -> None:

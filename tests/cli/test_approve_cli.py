@@ -108,3 +108,22 @@ def test_the_setting_decides_when_no_option_is_given(dirs: tuple[Path, Path]) ->
     done, _ = asyncio.run(rein("-p", "make a file", cwd=project, home=home))
     assert done.returncode == 0, done.stderr
     assert (project / "made").exists()
+
+
+@pytest.mark.parametrize("mode", [("-p",), ("--mode", "json", "-p")], ids=["print", "json"])
+def test_a_steering_rule_that_asks_blocks_where_nobody_can_answer(
+    dirs: tuple[Path, Path], mode: tuple[str, ...]
+) -> None:
+    """Even with `--approve auto`: a rule that asks needs the person's yes, which nobody gives here."""
+    project, home = dirs
+    (project / ".rein").mkdir()
+    (project / ".rein" / "steering.toml").write_text(
+        '[[rule]]\nname = "ask-to-make"\nreason = "Making files needs a yes."\n'
+        'command = "touch"\nverdict = "ask"\n'
+    )
+    done, sent = asyncio.run(rein("--approve", "auto", *mode, "make a file", cwd=project, home=home))
+    assert done.returncode == 0, done.stderr
+    assert not (project / "made").exists()
+    said = tool_result(sent)
+    assert said.startswith("[steering:ask-to-make@user] Making files needs a yes.")
+    assert "Not run: nobody could answer here" in said

@@ -61,6 +61,32 @@ pattern = "secrets"
 """
 
 
+ASKING = """\
+
+[[rule]]
+name = "ask-to-ship"
+reason = "Shipping to production needs the user's yes."
+command = "shipit"
+subcommand = "prod"
+verdict = "ask"
+
+[[rule]]
+name = "ask-to-read-vault"
+reason = "The vault is read only with the user's yes."
+tool = "read"
+pattern = "vault"
+verdict = "ask"
+
+[[rule]]
+name = "ask-to-write-changelog"
+reason = "The changelog is written only with the user's yes."
+tool = "write"
+pattern = "CHANGELOG"
+verdict = "ask"
+"""
+"""Rules that ask the person rather than block (`asking`): a command, a read and a write."""
+
+
 def run_hook(
     host: str, event: str, payload: Mapping[str, object] | str, *, home: Path, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
@@ -125,3 +151,10 @@ def dirs(tmp_path: Path) -> Dirs:
     (project / ".rein").mkdir(parents=True)
     (project / ".rein" / "steering.toml").write_text(STEERING)
     return Dirs(home=home, project=project)
+
+
+@pytest.fixture
+def asking(dirs: Dirs) -> Dirs:
+    """`dirs`, whose steering also has the rules that ask (`ASKING`)."""
+    (dirs.project / ".rein" / "steering.toml").write_text(STEERING + ASKING)
+    return dirs

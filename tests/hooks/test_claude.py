@@ -66,6 +66,23 @@ def test_a_blocked_command_is_denied_with_the_tagged_reason(dirs: Dirs) -> None:
     assert reason.startswith("[steering:no-reset-hard@defaults]")
 
 
+def test_a_rule_that_asks_hands_the_call_to_claudes_permission_prompt(asking: Dirs) -> None:
+    """`permissionDecision: "ask"`: Claude Code asks the person, the reason in its prompt. A command
+    that a rule blocks as well is denied: a block wins over an ask."""
+    kind, reason = decision(run_hook("claude", "pre-tool-use", bash(asking, "shipit prod"), home=asking.home))
+    assert kind == "ask" and reason.startswith("[steering:ask-to-ship@user] Shipping to production")
+    both = bash(asking, "shipit prod && git reset --hard")
+    kind, reason = decision(run_hook("claude", "pre-tool-use", both, home=asking.home))
+    assert kind == "deny" and reason.startswith("[steering:no-reset-hard@defaults]")
+
+
+def test_a_file_rule_that_asks_asks_too(asking: Dirs) -> None:
+    log = str(asking.project / "CHANGELOG.md")
+    write = payload(asking, "PreToolUse", tool_name="Write", tool_input={"file_path": log, "content": "x"})
+    kind, reason = decision(run_hook("claude", "pre-tool-use", write, home=asking.home))
+    assert kind == "ask" and reason.startswith("[steering:ask-to-write-changelog@user]")
+
+
 def test_an_observer_in_one_process_unblocks_a_rule_in_the_next(dirs: Dirs) -> None:
     prompt(dirs)
     assert decision(run_hook("claude", "pre-tool-use", bash(dirs, "git commit -m x"), home=dirs.home))[

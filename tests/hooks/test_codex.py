@@ -53,6 +53,21 @@ def test_deny_uses_only_documented_fields_and_never_ask(dirs: Dirs) -> None:
     assert reason.startswith("[steering:no-reset-hard@defaults]")
 
 
+def test_a_rule_that_asks_denies_because_codex_cannot_ask_from_a_hook(asking: Dirs) -> None:
+    """Codex reports `permissionDecision: "ask"` as unsupported and runs the call: rein denies."""
+    assert denial(pre(asking, "Bash", "shipit prod")).startswith("[steering:ask-to-ship@user]")
+
+
+def test_of_the_files_of_one_patch_a_block_wins_over_an_ask(asking: Dirs) -> None:
+    asks = "*** Add File: CHANGELOG.md\n+x\n"
+    blocks = "*** Add File: .env\n+TOKEN=1\n"
+    for files in (asks + blocks, blocks + asks):
+        patch = f"*** Begin Patch\n{files}*** End Patch\n"
+        assert denial(pre(asking, "apply_patch", patch)).startswith("[steering:no-env-write@user]")
+    only = f"*** Begin Patch\n{asks}*** End Patch\n"
+    assert denial(pre(asking, "apply_patch", only)).startswith("[steering:ask-to-write-changelog@user]")
+
+
 def test_apply_patch_is_checked_file_by_file(dirs: Dirs) -> None:
     patch = (
         "*** Begin Patch\n*** Update File: src/app.py\n@@\n-a\n+b\n"

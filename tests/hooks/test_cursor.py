@@ -39,6 +39,16 @@ def test_before_read_file_answers_permission_only(dirs: Dirs) -> None:
     assert read(str(dirs.project / "README.md")) == {"permission": "allow"}
 
 
+def test_a_rule_that_asks_has_cursor_ask_before_a_shell_command_and_denies_a_read(asking: Dirs) -> None:
+    out = answer(shell(asking, "shipit prod"))
+    assert out["permission"] == "ask"
+    assert str(out["user_message"]).startswith("[steering:ask-to-ship@user] Shipping to production")
+    assert out["user_message"] == out["agent_message"] == out["agentMessage"] == out["userMessage"]
+    assert answer(shell(asking, "shipit prod; git stash drop"))["permission"] == "deny"
+    body = payload(asking, "beforeReadFile", file_path="vault/key.txt", content="x", attachments=[])
+    assert answer(run_hook("cursor", "before-read-file", body, home=asking.home)) == {"permission": "deny"}
+
+
 def test_edits_feed_observers_and_prompts_start_loops(dirs: Dirs) -> None:
     prompt = payload(dirs, "beforeSubmitPrompt", prompt="go", attachments=[])
     assert answer(run_hook("cursor", "before-submit-prompt", prompt, home=dirs.home)) == {"continue": True}

@@ -50,6 +50,13 @@ def test_deny_carries_the_reason_to_the_agent(dirs: Dirs) -> None:
     assert str(out["reason"]).startswith("[steering:no-git-clean-force@defaults]")
 
 
+def test_a_rule_that_asks_denies_because_headless_gemini_cli_would_hang(asking: Dirs) -> None:
+    """Gemini CLI's own `decision: "ask"` waits for a confirmation nobody gives in `gemini -p`
+    (tests/hosts/test_gemini.py): rein denies with the reason instead."""
+    out = answer(before(asking, "run_shell_command", command="shipit prod"))
+    assert out["decision"] == "deny" and str(out["reason"]).startswith("[steering:ask-to-ship@user]")
+
+
 def test_the_directory_argument_sets_where_the_command_runs(dirs: Dirs) -> None:
     (dirs.project / ".rein" / "steering.toml").write_text(
         '[[rule]]\nname = "no-make-in-vendor"\nreason = "vendor is read-only"\ncommand = "make"\n'

@@ -190,6 +190,38 @@ def test_the_timebox_ends_a_turn_past_a_token_budget(box: Sandbox, claude: Path,
         assert answered == {"toolu_1", "toolu_2", "toolu_3"} and (box.project / "third").exists()
 
 
+ASK = """\
+[[rule]]
+name = "ask-to-ship"
+reason = "Shipping needs the user's yes."
+command = "touch"
+args = ["shipped"]
+verdict = "ask"
+"""
+
+
+@HOOKED
+def test_a_rule_that_asks_is_refused_in_print_mode_with_its_reason(
+    box: Sandbox, claude: Path, hooked: bool
+) -> None:
+    """rein answers `permissionDecision: "ask"`. `claude -p` has nobody to ask, so Claude Code does not
+    run the call, even with Bash in --allowedTools, and the model reads the reason as the tool's error:
+    the reason alone, where a deny reads `PreToolUse:Bash hook error: <reason>`."""
+    if hooked:
+        box.install("claude")
+    (box.project / ".rein").mkdir()
+    (box.project / ".rein" / "steering.toml").write_text(ASK)
+    with serve(box, {"go": [bash("touch shipped", "toolu_ask"), bash(LIST, "toolu_ls")]}) as api:
+        ask(box, claude, "go", api=api)
+        asked, listed = api.result("toolu_ask"), api.result("toolu_ls")
+    assert LISTED in listed.text and not listed.is_error
+    if hooked:
+        assert asked.is_error and asked.text.startswith("[steering:ask-to-ship@user] Shipping needs"), asked
+        assert not (box.project / "shipped").exists()
+    else:
+        assert not asked.is_error and (box.project / "shipped").exists()
+
+
 def test_rein_fails_closed_inside_claude_code(box: Sandbox, claude: Path) -> None:
     box.install("claude")
     (box.project / ".rein").mkdir()

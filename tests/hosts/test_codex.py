@@ -156,3 +156,28 @@ def test_a_failing_or_hanging_hook_lets_the_call_through_except_exit_2(
     )
     for name in ("exit-1", "garbage", "timeout"):
         assert outputs[name].startswith("Chunk ID: ") and "Process exited with code 0" in outputs[name]
+
+
+ASK_RULE = """\
+[[rule]]
+name = "ask-to-ship"
+reason = "Shipping needs the user's yes."
+command = "touch"
+args = ["shipped"]
+verdict = "ask"
+"""
+
+
+def test_a_rule_that_asks_is_denied_with_its_reason(box: Sandbox, host_bin: dict[str, Path]) -> None:
+    """Codex takes no "ask" from a PreToolUse hook (it reports it as unsupported and runs the call),
+    so rein denies."""
+    (box.project / ".rein").mkdir()
+    (box.project / ".rein" / "steering.toml").write_text(ASK_RULE)
+    with ResponsesApi({"go": [shell("touch shipped"), shell(LIST)]}) as api:
+        configure(box, api)
+        box.install("codex", "--trust")
+        codex(box, host_bin)
+        asked, listed = api.outputs()
+    assert LISTED in listed.text
+    assert asked.text.startswith("Command blocked by PreToolUse hook: [steering:ask-to-ship@user] Shipping")
+    assert not (box.project / "shipped").exists()

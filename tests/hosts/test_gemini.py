@@ -189,3 +189,50 @@ def test_a_failing_or_hanging_hook_lets_the_call_through_except_exit_2(
     assert seen["exit-2"].response == {"error": "Tool execution blocked: no, by exit code 2"}
     for name in ("exit-1", "garbage", "timeout"):
         assert "error" not in seen[name].response and "Process Group PGID" in seen[name].text
+
+
+ASKS = """\
+#!/bin/sh
+cat >/dev/null
+echo '{"decision": "ask", "reason": "asked by the hook", "systemMessage": "asked by the hook"}'
+"""
+ASK_RULE = """\
+[[rule]]
+name = "ask-to-ship"
+reason = "Shipping needs the user's yes."
+command = "touch"
+args = ["shipped"]
+verdict = "ask"
+"""
+
+
+def test_an_ask_answer_hangs_headless_gemini_cli(box: Sandbox, host_bin: dict[str, Path]) -> None:
+    """Gemini CLI 0.61.0 takes an undocumented BeforeTool `decision: "ask"`: it forces its confirmation
+    prompt, which headless nobody answers, so the run never ends (a normal run here takes seconds).
+    Hence rein answers a rule that asks with a deny on Gemini CLI."""
+    hook = box.home / "hook.sh"
+    hook.write_text(ASKS)
+    hook.chmod(0o755)
+    handler = {"name": "probe", "type": "command", "command": str(hook), "timeout": 5000}
+    with GeminiApi({"go": [shell("touch shipped")]}) as api:
+        configure(box, api)
+        hooks = {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [handler]}]}
+        (box.home / ".gemini" / "settings.json").write_text(json.dumps({**SETTINGS, "hooks": hooks}))
+        with pytest.raises(subprocess.TimeoutExpired):
+            box.run([host_bin["gemini"], "-p", "go", "--yolo"], timeout=20)
+        assert api.requests and api.results() == []  # the call was asked for, and never answered
+    assert not (box.project / "shipped").exists()
+
+
+def test_a_rule_that_asks_is_denied_with_its_reason(box: Sandbox, host_bin: dict[str, Path]) -> None:
+    (box.project / ".rein").mkdir()
+    (box.project / ".rein" / "steering.toml").write_text(ASK_RULE)
+    with GeminiApi({"go": [shell("touch shipped"), shell(LIST)]}) as api:
+        configure(box, api)
+        box.install("gemini")
+        gemini(box, host_bin)
+        asked, listed = api.results()
+    assert LISTED in listed.text
+    error = str(asked.response["error"])
+    assert error.startswith("Tool execution blocked: [steering:ask-to-ship@user] Shipping needs")
+    assert not (box.project / "shipped").exists()

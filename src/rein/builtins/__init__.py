@@ -51,7 +51,14 @@ def load_extensions(
         # Fail closed: a setting that does not say how to approve must not let every call run.
         session.ui.notify(f"settings: {error}; bash, write and edit calls are denied", "error")
         mode = "deny"
-    ApprovalExtension(session.api("approval"), session, mode=mode, interactive=interactive, home=home)
+    ApprovalExtension(
+        session.api("approval"),
+        session,
+        mode=mode,
+        interactive=interactive,
+        home=home,
+        allowed_by_person=steering.allowed_by_person,
+    )
 
 
 __all__ = [

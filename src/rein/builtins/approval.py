@@ -10,6 +10,9 @@ call steering (or any extension) blocks is never asked about. Read-only tools ne
   answering None: no screen, or the question dismissed), the call is denied and the reason says how
   to let such calls run.
 
+A call a steering rule already asked the person about, and they allowed (`allowed_by_person`, the
+steering extension's), is not asked about again.
+
 "Allow for this session" remembers, for bash, the program of each command the line would run (its
 first word as written, inner commands included: `sudo rm x` remembers `sudo` and `rm`); a later bash
 call runs without asking when every program in it is remembered. For write and edit it remembers the
@@ -23,7 +26,7 @@ session start and on every switch: an editor shows it as the session's mode.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Literal, get_args
 
 from rein.agent import Block
@@ -79,13 +82,22 @@ def programs(command: str, *, cwd: str, home: str) -> tuple[str, ...] | None:
 
 class ApprovalExtension:
     def __init__(
-        self, rein: ExtensionAPI, session: AgentSession, *, mode: ApproveMode, interactive: bool, home: str
+        self,
+        rein: ExtensionAPI,
+        session: AgentSession,
+        *,
+        mode: ApproveMode,
+        interactive: bool,
+        home: str,
+        allowed_by_person: Callable[[str], bool] | None = None,
     ) -> None:
         self.session = session
         self.rein = rein
         self.mode = mode
         self.interactive = interactive
         self.home = home
+        self.allowed_by_person = allowed_by_person
+        """Whether the person already allowed a call (by its id) when asked about it elsewhere."""
         self.programs: set[str] = set()
         """bash programs allowed for this session."""
         self.tools: set[str] = set()
@@ -135,7 +147,8 @@ class ApprovalExtension:
     async def on_tool_call(self, event: object, ctx: ExtensionContext) -> Block | None:
         if not isinstance(event, ToolCallEvent) or event.info.call.name not in CHANGING:
             return None
-        if self.mode == "auto":
+        asked = self.allowed_by_person is not None and self.allowed_by_person(event.info.call.id)
+        if self.mode == "auto" or (asked and self.mode == "ask"):
             return None
         tool = event.info.call.name
         if self.mode == "deny":

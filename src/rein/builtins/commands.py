@@ -119,7 +119,7 @@ class CommandsExtension:
         lines: list[str] = []
         if self.steering.problem is not None:
             lines.append(self.steering.problem)
-        rules = self.steering.rules
+        rules = [rule for rule in self.steering.rules if not rule.pack]
         lines.append(f"steering rules in force ({len(rules)}), first match wins:")
         overridable = self.steering.overridable
         rows = [
@@ -127,6 +127,14 @@ class CommandsExtension:
             for rule in rules
         ]
         lines.extend(_table(rows))
+        packs = self.steering.packs
+        if packs:  # a line per pack: its rules are many, `rein packs NAME` lists them
+            lines.append(f"packs ({len(packs)}; `rein packs` lists their rules):")
+            rows = [
+                (state.pack.name, state.verdict, f"{sum(r.verdict != 'off' for r in state.rules)} rules", "")
+                for state in packs
+            ]
+            lines.extend(_table(rows))
         recent = list(self.steering.decisions)[-RECENT_SHOWN:]
         if not recent:
             lines.append("no tool calls decided yet")
@@ -134,7 +142,9 @@ class CommandsExtension:
             lines.append(f"latest decisions ({len(recent)}), oldest first:")
             rows = [
                 (
-                    "allow" if d.allow else "block",
+                    ("asked, allowed" if d.allow else "asked, denied")
+                    if d.asked
+                    else ("allow" if d.allow else "block"),
                     d.tool,
                     _short(d.subject),
                     f"{d.rule} (override)" if d.override else d.rule or "",

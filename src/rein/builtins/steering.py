@@ -10,6 +10,14 @@ numbers after the highest `seq` stored on the session's branch, so the order hol
 calls, entry types and a resumed session.
 
 The agent-loop index (for `in = "agent_loop"`) advances on every agent_start.
+
+A rule that asks (`verdict = "ask"`, the packs' default for destructive commands) puts the call to the
+person through `ctx.ui.select`: "Allow once" runs it, "Deny" blocks it (the person may type a reason
+the model reads), and no answer (print and JSON modes, a question dismissed) blocks it with the rule's
+reason. The same question reaches every host's UI: the terminal, the web page (a `question` event), an
+ACP editor (`session/request_permission`). A call the person allowed here is not asked about again by
+the approval extension (`allowed_by_person`); with approval set to deny (its `approval_mode` notice),
+nobody is asked and the call is blocked.
 """
 
 from __future__ import annotations
@@ -21,16 +29,26 @@ from pathlib import Path
 from types import MappingProxyType
 
 from rein.agent import Block
-from rein.extensions import ExtensionAPI, ExtensionContext, SessionView, ToolCallEvent, ToolResultEvent
+from rein.builtins.approval import ALLOW_ONCE, DENY, MODE_NOTICE
+from rein.extensions import (
+    ExtensionAPI,
+    ExtensionContext,
+    Notice,
+    SessionView,
+    ToolCallEvent,
+    ToolResultEvent,
+)
 from rein.gitio import host_context
 from rein.steering import (
     ConfigError,
     Context,
     Entry,
+    PackState,
     Rule,
     Steering,
     ToolCall,
     ToolResult,
+    Verdict,
     load_policy,
 )
 
@@ -43,6 +61,10 @@ _TOOLS = frozenset({"bash", "write", "edit", "read"})
 RECENT = 20
 """How many decisions `SteeringExtension.decisions` keeps (for `/steering`)."""
 
+ASK_OPTIONS = (ALLOW_ONCE, DENY)
+"""The answers to a rule that asks: approval's own words, so every UI (an ACP editor's permission
+options among them) offers them as it offers approval's."""
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Decision:
@@ -53,8 +75,10 @@ class Decision:
     """The command (bash) or the path (write, edit, read)."""
     allow: bool
     rule: str | None = None
-    """`<rule>@<source>` of the rule that blocked (or whose block an override waived)."""
+    """`<rule>@<source>` of the rule that blocked or asked (or whose block an override waived)."""
     override: bool = False
+    asked: bool = False
+    """The rule asked the person: `allow` is their answer (no answer is a denial)."""
 
 
 def _entry(data: Mapping[str, object]) -> Entry | None:
@@ -100,13 +124,19 @@ class SteeringExtension:
         self.agent_loop = 0
         self.decisions: deque[Decision] = deque(maxlen=RECENT)
         """This process's latest decisions, oldest first (not persisted)."""
+        self._allowed: set[str] = set()
+        """Ids of tool calls the person allowed when a rule asked, until approval looks them up."""
+        self._read_only = False
+        """Approval is set to deny: a yes would not run the call, so nobody is asked."""
         rein.on("session_start", self.on_session_start)
         rein.on("session_tree", self.on_session_start)  # another branch: its own entries and loops
         rein.on("agent_start", self.on_agent_start)
         rein.on("tool_call", self.on_tool_call)
         rein.on("tool_result", self.on_tool_result)
+        rein.on(MODE_NOTICE, self.on_approval_mode)
 
     def on_session_start(self, event: object, ctx: ExtensionContext) -> None:
+        self._allowed.clear()
         try:
             built = load_policy(Path(self.cwd), Path(self.home))
         except ConfigError as error:
@@ -128,6 +158,11 @@ class SteeringExtension:
         return self.engine.policy.rules if self.engine is not None else ()
 
     @property
+    def packs(self) -> tuple[PackState, ...]:
+        """rein's packs with their verdicts after the person's settings (none until the policy loads)."""
+        return self.engine.policy.packs if self.engine is not None else ()
+
+    @property
     def overridable(self) -> frozenset[str]:
         """Names of the rules an override comment may lift (the user's `allow_override`)."""
         if self.engine is None:
@@ -143,7 +178,18 @@ class SteeringExtension:
         entries = SessionEntries(self.rein, ctx.session)
         return host_context(self.cwd, self.home, agent_loop=self.agent_loop, entries=entries)
 
-    def on_tool_call(self, event: object, ctx: ExtensionContext) -> Block | None:
+    def on_approval_mode(self, event: object, ctx: ExtensionContext) -> None:
+        self._read_only = isinstance(event, Notice) and event.payload == "deny"
+
+    def allowed_by_person(self, call_id: str) -> bool:
+        """Whether the person allowed tool call `call_id` when a steering rule asked about it. Answers
+        True once per call: the approval extension asks it, so as not to ask the person twice."""
+        if call_id not in self._allowed:
+            return False
+        self._allowed.discard(call_id)
+        return True
+
+    async def on_tool_call(self, event: object, ctx: ExtensionContext) -> Block | None:
         if not isinstance(event, ToolCallEvent) or event.info.call.name not in _TOOLS:
             return None
         call = _call(event.info.call.name, event.info.call.arguments)
@@ -156,16 +202,24 @@ class SteeringExtension:
         rule, source = verdict.rule, verdict.source
         if verdict.override is not None:
             rule, source = verdict.override.rule, verdict.override.source
+        block = None if verdict.allow else Block(reason=verdict.reason)
+        if verdict.ask and self._read_only:
+            block = Block(reason=f"{verdict.reason} Not run: approve is set to deny, so nobody is asked.")
+        elif verdict.ask:
+            block = await _ask(verdict, call, ctx)
+            if block is None and event.info.call.id:
+                self._allowed.add(event.info.call.id)
         self.decisions.append(
             Decision(
                 tool=call.tool,
                 subject=subject,
-                allow=verdict.allow,
+                allow=block is None,
                 rule=f"{rule}@{source}" if rule and source else rule,
                 override=verdict.override is not None,
+                asked=verdict.ask and not self._read_only,
             )
         )
-        return None if verdict.allow else Block(reason=verdict.reason)
+        return block
 
     def on_tool_result(self, event: object, ctx: ExtensionContext) -> None:
         if (
@@ -184,6 +238,22 @@ class SteeringExtension:
             is_error=event.output.is_error,
         )
         self.engine.dispatch(result, self._context(ctx))
+
+
+async def _ask(verdict: Verdict, call: ToolCall, ctx: ExtensionContext) -> Block | None:
+    """Put a call a rule asks about to the person: None when they allow it, else the block."""
+    what = f"run: {call.command}" if call.tool == "bash" else f"{call.tool} {call.path or ''}"
+    answer = await ctx.ui.select(f"{verdict.reason}\nAllow the agent to {what}?", ASK_OPTIONS)
+    if answer == ALLOW_ONCE:
+        return None
+    if answer != DENY:
+        return Block(
+            reason=f"{verdict.reason} Not run: nobody could answer here (print and JSON modes never ask;"
+            " a question dismissed counts the same). Tell the user what you wanted to run and why."
+        )
+    said = await ctx.ui.input(f"Why deny this {call.tool} call? (the model reads it)", "a reason")
+    reason = f" Their reason: {said.strip()}" if said and said.strip() else ""
+    return Block(reason=f"{verdict.reason} Not run: the user was asked and denied it.{reason}")
 
 
 def _call(name: str, args: Mapping[str, object]) -> ToolCall:

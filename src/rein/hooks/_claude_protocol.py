@@ -24,15 +24,26 @@ def before(tool_calls: Callable[[Payload], tuple[ToolCall, ...]]) -> Callable[[P
 
 
 def deny(outcome: Outcome) -> Answer:
-    """PreToolUse: silence allows (the host's own permission flow goes on); a block denies."""
+    """PreToolUse: silence allows (the host's own permission flow goes on); a block denies, and so
+    does an ask (for a host whose PreToolUse cannot ask: Codex)."""
+    return _decision("deny", outcome.reason) if outcome.block else Answer()
+
+
+def ask_or_deny(outcome: Outcome) -> Answer:
+    """PreToolUse: as `deny`, but an ask hands the call to the host's permission prompt ("ask"), its
+    reason shown there (Claude Code)."""
     if not outcome.block:
         return Answer()
-    decision: Mapping[str, object] = {
+    return _decision("ask" if outcome.ask else "deny", outcome.reason)
+
+
+def _decision(decision: str, reason: str) -> Answer:
+    specific: Mapping[str, object] = {
         "hookEventName": "PreToolUse",
-        "permissionDecision": "deny",
-        "permissionDecisionReason": outcome.reason,
+        "permissionDecision": decision,
+        "permissionDecisionReason": reason,
     }
-    return Answer(stdout=json_line({"hookSpecificOutput": decision}))
+    return Answer(stdout=json_line({"hookSpecificOutput": specific}))
 
 
 def block_on_failure(outcome: Outcome) -> Answer:

@@ -50,6 +50,10 @@ class Outcome:
 
     block: bool = False
     reason: str = ""
+    ask: bool = False
+    """With `block`: a rule asks the person about the call rather than blocking it. A host whose hook
+    can hand the call to its own approval prompt asks (the reason is the question's text); every other
+    host, and any renderer that reads only `block`, blocks it with the reason."""
     failed: bool = False
 
 
@@ -203,7 +207,8 @@ def decode(stdin: str) -> Payload:
 def act(
     host: str, kind: Kind, request: Request, home: Path, notes: list[str], policies: Policies = load_policy
 ) -> Outcome:
-    """Run the engine for one request. Raises `ConfigError` and `OSError`; `handle` answers them."""
+    """Run the engine for one request. Raises `ConfigError` and `OSError`; `handle` answers them.
+    Of several calls in one request, the first that is blocked decides; else the first that asks."""
     if (
         kind == "stop"
         or (kind == "before" and not request.calls)
@@ -224,8 +229,12 @@ def act(
         for result in request.results:
             engine.dispatch(result, context)
         return Outcome()
+    asked: Outcome | None = None
     for call in request.calls:
         verdict = engine.evaluate(call, context)
-        if not verdict.allow:
-            return Outcome(block=True, reason=verdict.reason)
-    return Outcome()
+        if verdict.allow:
+            continue
+        if not verdict.ask:
+            return Outcome(block=True, reason=verdict.reason)  # a block wins over an ask
+        asked = asked or Outcome(block=True, ask=True, reason=verdict.reason)
+    return asked or Outcome()

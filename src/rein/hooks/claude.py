@@ -13,7 +13,11 @@ the developersdigest.tech PostToolUse guide "fires after a successful tool call"
   Code 2.1.330, tests/hooks/payloads/claude/). Any other failure (an interrupt, a denial) has no
   exit code, so observers that require one do not fire.
   output               PreToolUse: hookSpecificOutput {hookEventName, permissionDecision: "deny",
-                       permissionDecisionReason} (the reason is shown to Claude)
+                       permissionDecisionReason} (the reason is shown to Claude); for a rule that
+                       asks, permissionDecision: "ask" (Claude Code shows its permission prompt with
+                       the reason; a yes runs the call). In print mode (`claude -p`) nobody answers:
+                       Claude Code 2.1.330 does not run the call and sends the reason to Claude as the
+                       tool's error, even with the tool in --allowedTools (tests/hosts/test_claude.py)
                        PostToolUse(Failure), UserPromptSubmit: {decision: "block", reason}
                        SessionStart, Stop: {systemMessage} (shown to the user; they cannot block)
 Exit code: always 0 with JSON on stdout, the structured path. An allowed call prints nothing, so
@@ -26,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from rein.hooks._claude_protocol import before, block_on_failure, deny, notify_on_failure
+from rein.hooks._claude_protocol import ask_or_deny, before, block_on_failure, notify_on_failure
 from rein.hooks._claude_timebox import timeboxed
 from rein.hooks._run import (
     Event,
@@ -115,7 +119,7 @@ def _after(*, succeeded: bool) -> Callable[[Payload], Request]:
 
 
 EVENTS: Mapping[str, Event] = {
-    "pre-tool-use": Event(name="PreToolUse", kind="before", parse=before(tool_calls), render=deny),
+    "pre-tool-use": Event(name="PreToolUse", kind="before", parse=before(tool_calls), render=ask_or_deny),
     "post-tool-use": Event(
         name="PostToolUse", kind="after", parse=_after(succeeded=True), render=block_on_failure
     ),

@@ -14,7 +14,10 @@ Fields relied on (openai/codex `codex-rs/hooks/schema/generated/*.command.{input
                        null), so there it is unknown
   output               PreToolUse: hookSpecificOutput {hookEventName, permissionDecision: "deny",
                        permissionDecisionReason}; Codex ignores (reports as invalid) "ask" and an
-                       "allow" without updatedInput, so an allowed call prints nothing
+                       "allow" without updatedInput, so an allowed call prints nothing, and a rule
+                       that asks denies: Codex 0.169 reports "PreToolUse hook returned unsupported
+                       permissionDecision:ask" (`output_parser.rs`) and runs the call. (Its
+                       PermissionRequest hook only answers a prompt Codex already decided to show.)
                        PostToolUse, UserPromptSubmit: {decision: "block", reason}
                        SessionStart, Stop: {systemMessage}
   The output schemas set additionalProperties: false: any other field makes Codex drop the answer.

@@ -6,10 +6,14 @@ Fields relied on (cursor.com/docs/agent/hooks, as typed by the `cursor-hooks` pa
   beforeShellExecution  command, cwd        afterShellExecution: command, cwd, output
   beforeReadFile        file_path           afterFileEdit: file_path, edits[].new_string
   beforeSubmitPrompt    (the prompt; nothing rein reads)
-  output                beforeShellExecution: {permission: "allow" | "deny", user_message,
+  output                beforeShellExecution: {permission: "allow" | "deny" | "ask", user_message,
                         agent_message}; Cursor 1.7's documentation spells the messages userMessage
-                        and agentMessage, so both spellings are sent
-                        beforeReadFile: {permission} only; beforeSubmitPrompt: {continue}
+                        and agentMessage, so both spellings are sent. "ask" (a rule that asks) has
+                        Cursor ask the person, the reason shown ("Hook requested approval: ...");
+                        a Cursor forum report (3.21.16) says Auto-review mode runs such a command
+                        without asking, while Allowlist and Run Everything modes ask
+                        beforeReadFile: {permission: "allow" | "deny"} only, so an ask denies there
+                        beforeSubmitPrompt: {continue}
                         after events: {} (Cursor does not wait on them; nothing can block)
   Cursor reports no exit code after a shell command: observers that require one do not fire.
   Cursor has no hook before a file edit, so `write`/`edit` rules cannot block there.
@@ -79,13 +83,14 @@ def _edited(payload: Payload) -> Request:
 
 
 def permission(outcome: Outcome) -> Answer:
+    """beforeShellExecution: allow, deny, or ask the person (a rule that asks), with the reason."""
     if not outcome.block:
         return Answer(stdout=json_line({"permission": "allow"}))
     reason = outcome.reason
     return Answer(
         stdout=json_line(
             {
-                "permission": "deny",
+                "permission": "ask" if outcome.ask else "deny",
                 "user_message": reason,
                 "agent_message": reason,
                 "userMessage": reason,

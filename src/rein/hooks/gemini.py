@@ -13,6 +13,10 @@ Fields relied on (google-gemini/gemini-cli `docs/hooks/reference.md`, `docs/tool
   output               {decision: "deny", reason} (the reason is sent to the agent as the tool
                        error); an allowed call answers {}. AfterTool and BeforeAgent take the same
                        decision/reason; SessionStart only {systemMessage}.
+                       A rule that asks denies too. 0.61.0 does take an undocumented
+                       {decision: "ask"} (`isAskDecision`: it forces its confirmation prompt), but
+                       headless (`gemini -p --yolo`) nobody answers that prompt and the run hangs
+                       (tests/hosts/test_gemini.py), and a hook cannot tell the two modes apart.
 Exit code: always 0 with JSON on stdout ("preferred for all logic"); stdout carries nothing else.
   (0.61.0 runs the call when a hook exits 1, prints something other than JSON, or outlives its
   `timeout`; only exit 2 blocks, with stderr as the reason: tests/hosts/test_gemini.py.)
@@ -120,7 +124,7 @@ def _after(payload: Payload) -> Request:
 
 
 def decide(outcome: Outcome) -> Answer:
-    """BeforeTool, AfterTool, BeforeAgent: deny with the reason, or an empty object."""
+    """BeforeTool, AfterTool, BeforeAgent: deny with the reason (an ask too), or an empty object."""
     answer = {"decision": "deny", "reason": outcome.reason} if outcome.block else {}
     return Answer(stdout=json_line(answer))
 

@@ -128,7 +128,9 @@ class Guard:
     def check_tool(
         self, name: str, arguments: Mapping[str, object] | str | None, call_id: str = ""
     ) -> ToolDecision:
-        """Whether a tool call may run. Fails closed: a shell tool whose command cannot be read is blocked."""
+        """Whether a tool call may run. Fails closed: a shell tool whose command cannot be read is blocked,
+        and so is a call a rule asks about (`verdict = "ask"`): a framework has nobody to ask, and the
+        reason says the call needs the user's approval."""
         if self._steering is None:
             return ToolDecision(True)
         try:

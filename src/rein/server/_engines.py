@@ -70,7 +70,9 @@ class Engines:
 
     def steer(self, reply: AssistantMessage, cwd: str | None) -> list[dict[str, JsonValue]]:
         """The reply's bash calls that steering blocks, as `{toolCallId, decision, reason}`. `cwd` is the
-        client's directory, used for rule matching only (nothing is read there)."""
+        client's directory, used for rule matching only (nothing is read there). A call a rule asks
+        about is blocked too: nobody can be asked on this path, and its reason says it needs the
+        user's approval."""
         blocked: list[dict[str, JsonValue]] = []
         for call in reply.tool_calls:
             if call.name != "bash":
