@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("rein.cli.check", "Decide whether a command (or file write) may run, with the reason."),
     "explain": ("rein.cli.explain", "Show every command rein extracts from a command line and its state."),
     "rules": ("rein.cli.rules", "List and test stream rules (TTSR)."),
+    "packs": ("rein.cli.packs", "List the packs of rules for destructive operations and their verdicts."),
     "sessions": ("rein.cli.sessions", "List this directory's sessions: date, id, size, model, first prompt."),
     "export": ("rein.cli.export", "Write a session as a self-contained HTML page."),
     "hook": ("rein.cli.hook", "Run as a hook of Claude Code, Codex, Gemini CLI or Cursor; install hooks."),

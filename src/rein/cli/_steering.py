@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rein.gitio import host_context
-from rein.steering import Context, Steering, load_policy
+from rein.steering import Context, Steering, Verdict, load_policy
 
 
 def command_text(words: Sequence[str]) -> str:
@@ -36,3 +36,8 @@ class Checker:
         return host_context(
             str(cwd), str(self.home), branch=branch, env={"OLDPWD": oldpwd} if oldpwd is not None else None
         )
+
+
+def decision(verdict: Verdict) -> str:
+    """`allow`, `block`, or `ask` (a pack rule that asks the person; blocked where nobody answers)."""
+    return "allow" if verdict.allow else "ask" if verdict.ask else "block"

@@ -3,8 +3,9 @@
 Exit codes (the table every `rein` command follows, see docs/cli.md):
 
     0  allowed; with --jsonl, every line allowed
-    1  blocked; with --jsonl, any line blocked or of the wrong shape (it gets an error verdict that
-       blocks), or stdout closed before every verdict was written
+    1  blocked, or a pack rule asks the person (`ask <reason>`); with --jsonl, any line blocked,
+       asking or of the wrong shape (it gets an error verdict that blocks), or stdout closed before
+       every verdict was written
     2  usage or input error: a bad option, no command, options that do not fit the tool, a steering
        config that cannot be used
 
@@ -23,7 +24,7 @@ from pathlib import Path
 from rein.cli._argparse import Option, UsageError, build, parse
 from rein.cli._calls import KEYS, CallError, parse_line, tool_call
 from rein.cli._help import HelpPage, render, usage_error, wants_help
-from rein.cli._steering import Checker, command_text
+from rein.cli._steering import Checker, command_text, decision
 from rein.steering import TOOLS, ConfigError, ToolCall, Verdict
 
 SUBCOMMANDS: tuple[str, ...] = ()
@@ -49,7 +50,8 @@ def page(prog: str) -> HelpPage:
             ' a JSON object such as {"command": "git push -f", "cwd": "/repo"} or {"tool": "write",'
             ' "path": "a.py", "content": "..."} (keys: ' + ", ".join(KEYS) + "); a line of any other"
             " shape gets an error verdict that blocks."
-            "\n\nExit status: 0 allowed, 1 blocked (with --jsonl: any line blocked or malformed),"
+            "\n\nExit status: 0 allowed, 1 blocked or asks the person (with --jsonl: any line"
+            " blocked, asking or malformed),"
             " 2 usage or input error."
         ),
         arguments=(("COMMAND...", "The command line, after --."),),
@@ -59,10 +61,11 @@ def page(prog: str) -> HelpPage:
 
 def verdict_json(verdict: Verdict, call: ToolCall, cwd: Path) -> dict[str, object]:
     return {
-        "decision": "allow" if verdict.allow else "block",
+        "decision": decision(verdict),
         "reason": verdict.reason,
         "rule": verdict.rule,
         "source": verdict.source,
+        "pack": verdict.pack,
         "override": verdict.override.rule if verdict.override else None,
         "tool": call.tool,
         "command": call.command if call.tool == "bash" else None,
@@ -88,7 +91,7 @@ def error_json(number: int, problem: str) -> dict[str, object]:
 
 def _describe(verdict: Verdict) -> str:
     if not verdict.allow:
-        return f"block {verdict.reason}"
+        return f"{decision(verdict)} {verdict.reason}"
     if verdict.override:
         return f"allow (override of {verdict.override.rule}: {verdict.override.why})"
     return "allow"

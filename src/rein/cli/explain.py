@@ -19,6 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from rein.cli._steering import Checker, command_text
+from rein.cli._steering import decision as decided_as
 from rein.cli._typer import command, plain_app, run_app
 from rein.steering import UNKNOWN, ConfigError, RefDecision, ToolCall, Unknown, Verdict
 
@@ -57,7 +58,10 @@ def decision_json(decision: RefDecision) -> dict[str, object]:
         "after": list(ref.after),
         "rule": decision.rule,
         "source": decision.source,
+        "pack": decision.pack,
+        "asks": decision.ask,
         "rule_unknown": decision.unknown,
+        "writes": list(ref.writes),
     }
 
 
@@ -72,6 +76,8 @@ def _table(verdict: Verdict) -> Table:
         if ref.code:
             argv += f"\n[dim]{ref.code.language} code: {escape(ref.code.text)}[/]"
         decided = f"{decision.rule}@{decision.source}" if decision.rule else "[green]allowed[/]"
+        if decision.pack:
+            decided += f"\n[dim]pack {decision.pack}, {'asks' if decision.ask else 'blocks'}[/]"
         if decision.unknown:
             decided += " (unknown)"
         table.add_row(
@@ -125,7 +131,7 @@ def explain(
     """Show every command rein extracts from a command line, its state (cwd, branch, variables), and
     the rule that decided.
 
-    Exit status: 0 allowed, 1 blocked, 2 usage or input error.
+    Exit status: 0 allowed, 1 blocked or asks the person, 2 usage or input error.
     """
     errors = Console(stderr=True, highlight=False)
     if not words or not command_text(words).strip():
@@ -143,8 +149,9 @@ def explain(
     if as_json:
         out = {
             "command": call.command,
-            "decision": "allow" if verdict.allow else "block",
+            "decision": decided_as(verdict),
             "reason": verdict.reason,
+            "pack": verdict.pack,
             "override": (
                 {"rule": verdict.override.rule, "why": verdict.override.why} if verdict.override else None
             ),
@@ -165,6 +172,8 @@ def explain(
         console.print(f"[bold green]allow[/] (override of {escape(override.rule)}: {escape(override.why)})")
     elif verdict.allow:
         console.print("[bold green]allow[/]")
+    elif verdict.ask:
+        console.print(f"[bold yellow]ask[/] {escape(verdict.reason)}")
     else:
         console.print(f"[bold red]block[/] {escape(verdict.reason)}")
     raise typer.Exit(0 if verdict.allow else 1)
