@@ -111,6 +111,9 @@ def test_an_override_the_user_allowed_is_shown_in_the_conversation_and_the_rules
         rule = next(r for r in steering if r["name"] == "no-curl")
         assert rule["overridable"] is True and rule["overridden"] == 1 and rule["fired"] == 0
         assert not next(r for r in steering if r["name"] == "no-force-push")["overridable"]
+        asks = next(r for r in steering if r["name"] == "kubernetes-delete-namespace")
+        assert (asks["verdict"], asks["pack"]) == ("ask", "kubernetes")
+        assert next(r for r in steering if r["name"] == "no-force-push")["verdict"] == "block"
 
 
 def test_with_approve_ask_a_write_asks_the_page_and_allow_once_runs_it(tmp_path: Path) -> None:

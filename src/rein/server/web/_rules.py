@@ -1,6 +1,7 @@
 """The rules in force for a session's directory, for the page's Rules tab: the stream rules (found
 as `rein rules list` finds them, with the `[ttsr]` settings) and the steering rules (the policy
-`rein` loads there), each with its source file and how often it fired in this session.
+`rein` loads there), each with its source file and how often it fired in this session (and whether
+it blocks or asks).
 
     rules_body(cwd, home, entries)   # {"cwd", "stream": [R...], "steering": [R...], "problems": [...]}
 """
@@ -97,7 +98,8 @@ def rules_body(cwd: str, home: Path, entries: Sequence[Entry]) -> dict[str, Json
         steering = [
             {"name": r.name, "source": shown_path(r.origin, root, home) if r.origin else r.source,
              "detail": _steering_detail(r), "fired": steering_fired.get(r.name, 0),
-             "overridable": policy.allows_override(r), "overridden": overridden.get(r.name, 0)}
+             "overridable": policy.allows_override(r), "overridden": overridden.get(r.name, 0),
+             "verdict": r.verdict, "pack": r.pack or None}
             for r in policy.rules
         ]  # fmt: skip
     except ConfigError as error:

@@ -454,6 +454,7 @@
         let fired = String(rule.fired);
         if (rule.overridden) fired += `, overridden ${rule.overridden}`;
         if (rule.overridable) fired += " (overridable)";
+        if (rule.verdict === "ask") fired += " (asks the user)";
         row.append(el("td", { class: "detail" }, rule.detail), el("td", { class: "fired" }, fired));
         table.tBodies[0].append(row);
       }
