@@ -136,7 +136,9 @@ def named(word: Word) -> bool:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Code:
-    """The program text of an interpreter one-liner (`python -c`, `node -e`, `perl -e`, `ruby -e`)."""
+    """The program text of an interpreter one-liner (`python -c`, `node -e`, `perl -e`, `ruby -e`), or
+    what a database client runs (`psql -c`, a heredoc to `mysql`, `redis-cli FLUSHALL`): language
+    `sql`, `cql`, `mongo` or `redis`."""
 
     language: str
     text: str
