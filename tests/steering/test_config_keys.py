@@ -86,7 +86,7 @@ CASES: list[tuple[str, str, object, str]] = [
     ("rule", "sql", "select", 'sql kinds are drop, truncate, delete-all, update-all, not "select"'),
     ("rule", "code", 5, f"code {STRINGS}"),
     ("rule", "test", 5, "test must be a string, not 5"),
-    ("rule", "test", "nope", "test must be one of disk-device, fork-bomb, kills-everything, kube-delete"),
+    ("rule", "test", "nope", "test must be one of default-branch-delete, disk-device, fork-bomb"),
     ("when", "cwd", 5, f"when: cwd {STRINGS}"),
     ("when", "branch", 5, f"when: branch {STRINGS}"),
     ("when", "happened", 5, f"happened {TABLE}"),

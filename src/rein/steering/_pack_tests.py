@@ -8,6 +8,7 @@ from types import MappingProxyType
 
 from rein.steering._defaults._rm import root_risk
 from rein.steering._pack_tests_clusters import kube_delete_beyond_pods
+from rein.steering._pack_tests_hosting import deletes_default_branch
 from rein.steering._pack_tests_system import disk_device, kills_everything, recursive_system_path
 from rein.steering._rule import RefTest, Tri
 from rein.steering._types import Context
@@ -59,6 +60,7 @@ TESTS: Mapping[str, RefTest] = MappingProxyType(
         "disk-device": disk_device,
         "kills-everything": kills_everything,
         "recursive-system-path": recursive_system_path,
+        "default-branch-delete": deletes_default_branch,
     }
 )
 """Named tests a pack's rule may use, by name."""
