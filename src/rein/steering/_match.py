@@ -42,7 +42,15 @@ GROUP_VALUE_OPTIONS: dict[tuple[str, str], frozenset[str]] = {
 GLOBAL_VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "docker": frozenset({"-H", "--host", "--context", "-c", "--config", "-l", "--log-level"}),
     "cargo": frozenset({"-C", "--config", "-Z", "--color"}),
-    "npm": frozenset({"--prefix", "-w", "--workspace"}),
+    "npm": frozenset({
+        "--prefix", "-w", "--workspace", "--registry", "--userconfig", "--cache", "--otp", "--tag",
+        "--access", "--loglevel",
+    }),
+    "terragrunt": frozenset({
+        "--working-dir", "--log-level", "--config", "--tf-path", "--download-dir", "--iam-assume-role",
+        "--parallelism", "--queue-include-dir", "--queue-exclude-dir", "--filter", "--terragrunt-working-dir",
+        "--terragrunt-config", "--terragrunt-tfpath",
+    }),
     "pnpm": frozenset({"-C", "--dir", "--filter", "-F"}),
     "yarn": frozenset({"--cwd"}),
     "docker-compose": _COMPOSE,
@@ -105,12 +113,17 @@ def _positionals(ref: CommandRef) -> list[Word]:
             out.append(word)
         elif value == "--":
             dashdash = True
-        elif value.startswith("-") and len(value) > 1 and not word.dynamic:
+        elif value.startswith("-") and len(value) > 1 and _literal_dash(word):
             group = GROUP_VALUE_OPTIONS.get((ref.name, out[0].value)) if len(out) == 1 else None
             skip = value in (options if not out else group or ())
         else:
             out.append(word)
     return out
+
+
+def _literal_dash(word: Word) -> bool:
+    """An option as written: `-chdir=$D` is one although its value is only known at run time."""
+    return not word.dynamic or (isinstance(word.parts[0], str) and word.parts[0].startswith("-"))
 
 
 def _subcommand_matches(matcher: Matcher, words: list[Word]) -> tuple[Tri, int]:
