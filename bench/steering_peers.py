@@ -1,4 +1,5 @@
-"""The adversarial steering corpus (`tests/steering/corpus`) through rein and a peer, side by side.
+"""The adversarial steering corpus (`tests/steering/corpus`) and the packs' corpus
+(`tests/steering/corpus/packs`, one file per pack) through rein and a peer, side by side.
 
     python -m bench.steering_peers
 
@@ -8,8 +9,19 @@ plugin calls it, `node dist/bin/cc-safety-net.js hook --coding-cli` with a PreTo
 in a throwaway git repo on `feature` under a throwaway HOME (so the few cases that spell /home/dev out
 differ for it). Without node or npm, or if the install fails, only rein's column is shown.
 
-Correct: blocks what should block, allows what should run (the rule that blocks is not compared). Time:
-rein's is one in-process evaluation; the peer's is one hook process, start to exit, as a host pays it.
+Correct: stops what should not run, allows what should run (the rule that decides is not compared). An
+`ask` case counts as one that should not run: a peer without an ask verdict is right to block it, and
+rein's ask is not an allow. Time: rein's is one in-process evaluation; the peer's is one hook process,
+start to exit, as a host pays it.
+
+dcg (destructive_command_guard, Rust, the broadest peer by pack count) is not compared: it cannot be
+built here. Its Cargo.lock pins 594 crates, and crates.io cannot be reached from this workplace
+(`cargo fetch` fails: could not resolve host index.crates.io; only PyPI, npm and Debian's packages are
+reachable). Four of its direct dependencies (ast-grep-core, rust-mcp-sdk, fsqlite, self_update) are not
+packaged by Debian, and dcg itself is published on neither npm nor PyPI. It speaks the same Claude Code
+PreToolUse protocol as cc-safety-net (`dcg` with the payload on stdin, a `deny` decision to block): on
+a machine that has it, `_call_peer` running its binary instead of the node script is all it takes (with
+its non-default packs enabled in its config, for a fair count).
 """
 
 from __future__ import annotations
@@ -28,8 +40,10 @@ from rich.console import Console
 from rich.table import Table
 
 from rein.steering import Context, MemoryEntries, Steering, ToolCall, build_policy
+from rein.steering._packs import default_packs
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "steering" / "corpus"
+PACKS = CORPUS / "packs"
 PEER = "cc-safety-net"
 PEER_VERSION = "2.4.5"
 CACHE = Path.home() / ".cache" / "rein-bench" / f"{PEER}-{PEER_VERSION}"
@@ -61,13 +75,14 @@ class Result:
     note: str = ""
 
 
-def load() -> list[Case]:
+def load(folder: Path = CORPUS) -> list[Case]:
+    """Every case of the folder's `*.jsonl` files, grouped by file; `block` for block and ask alike."""
     cases: list[Case] = []
-    for path in sorted(CORPUS.glob("*.jsonl")):
+    for path in sorted(folder.glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 raw = json.loads(line)
-                cases.append(Case(path.stem, raw["command"], raw["expect"] == "block"))
+                cases.append(Case(path.stem, raw["command"], raw["expect"] != "allow"))
     return cases
 
 
@@ -126,6 +141,7 @@ def install_peer() -> Path | str:
 
 
 def run_peer(cases: list[Case], script: Path) -> Result:
+    """Each case through the peer's hook, one process each, in a throwaway repo on `feature`."""
     with tempfile.TemporaryDirectory(prefix="rein-bench-peer-") as scratch:
         home = Path(scratch) / "home" / "dev"
         repo = home / "project"
@@ -212,15 +228,47 @@ def show(results: list[Result], cases: list[Case]) -> None:
             console.print(f"{result.tool}: {result.note}")
 
 
+def show_packs(results: list[Result], cases: list[Case]) -> None:
+    """Per pack, one row for each tool: correct, false allows, false blocks and median time."""
+    stops = sum(case.block for case in cases)
+    title = f"packs corpus: {len(cases)} commands ({stops} block or ask, {len(cases) - stops} allow)"
+    caption = "ask counts as not allowed: a peer that blocks an ask case is right; time as above"
+    table = Table(title=title, caption=caption, header_style="bold")
+    for column in ("pack (cases)", "tool", "correct", "%", "false allows", "false blocks", "time (median)"):
+        table.add_column(column, justify="left" if column in ("pack (cases)", "tool") else "right")
+    order = {pack.name: index for index, pack in enumerate(default_packs())}
+    groups = sorted({case.group for case in cases}, key=lambda name: (order.get(name, len(order)), name))
+    for number, group in enumerate(groups):
+        if number and len(results) > 1:
+            table.add_section()
+        count = sum(case.group == group for case in cases)
+        for index, result in enumerate(results):
+            times = [t for case, t in zip(cases, result.times_us, strict=True) if case.group == group]
+            label = f"{group} ({count})" if index == 0 else ""
+            table.add_row(label, *_row(result.tool, result.groups[group], count, _time(times)))
+    table.add_section()
+    for index, result in enumerate(results):
+        label = f"all packs ({len(cases)})" if index == 0 else ""
+        table.add_row(label, *_row(result.tool, result.total, len(cases), _time(result.times_us)))
+    console = Console(width=max(Console().width, 110))
+    console.print(table)
+    for result in results:
+        if result.note:
+            console.print(f"{result.tool}: {result.note}")
+
+
 def main() -> None:
-    cases = load()
-    results = [run_rein(cases)]
+    cases, pack_cases = load(), load(PACKS)
+    results, pack_results = [run_rein(cases)], [run_rein(pack_cases)]
     peer = install_peer()
     if isinstance(peer, str):
         print(peer)
     else:
         results.append(run_peer(cases, peer))
+        pack_results.append(run_peer(pack_cases, peer))
     show(results, cases)
+    print()
+    show_packs(pack_results, pack_cases)
 
 
 if __name__ == "__main__":
