@@ -193,3 +193,22 @@ def test_the_docs_packs_table_says_what_each_pack_file_says() -> None:
     for pack in default_packs():
         row = f"| `{pack.name}` | {pack.verdict} | {pack.summary} | {pack.allows} |"
         assert row in docs, f"docs/steering.md: the packs table's row for {pack.name} differs from its file"
+
+
+def test_every_pattern_of_rein_s_packs_compiles() -> None:
+    """rein's packs compile their patterns at the first search (a hook pays only for the rules its
+    command meets): this is where a broken one is found instead."""
+    for pack in default_packs():
+        for rule in pack.rules:
+            matcher = rule.matcher
+            patterns = [
+                matcher.pattern,
+                rule.requires,
+                rule.unless,
+                *matcher.args,
+                *matcher.writes,
+                *matcher.code,
+            ]
+            for pattern in patterns:
+                if pattern is not None:
+                    pattern.search("")  # a pattern that does not compile raises ValueError here

@@ -17,7 +17,7 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from importlib.resources import files
+from pathlib import Path
 from typing import Literal, cast, get_args
 
 from rein.steering._names import check_name
@@ -28,6 +28,8 @@ from rein.steering.errors import ConfigError
 Setting = Literal["block", "ask", "off"]
 SETTINGS: tuple[Setting, ...] = get_args(Setting)
 SOURCE = "packs"
+PACKS = Path(__file__).with_name("packs")
+"""rein's pack files, shipped beside this module."""
 PACK_KEYS = frozenset({"name", "summary", "allows", "verdict", "rule"})
 ORDER = (
     "disk", "permissions", "system", "database", "containers", "kubernetes", "cloud", "iac", "hosting",
@@ -66,8 +68,9 @@ class PackState:
     rules: tuple[RuleState, ...]
 
 
-def read_pack(text: str, file: str) -> Pack:
-    """One pack file's text as a `Pack`; errors name the file and the rule's line."""
+def read_pack(text: str, file: str, *, lazy: bool = False) -> Pack:
+    """One pack file's text as a `Pack`; errors name the file and the rule's line. `lazy`: its
+    regexes compile at their first search (rein's own packs, whose patterns the tests compile)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -86,7 +89,12 @@ def read_pack(text: str, file: str) -> Pack:
             raise ConfigError("pack: each [[rule]] must be a table", file=file)
         line = lines[index] if index < len(lines) else None
         rule = read_rule(
-            cast(dict[str, object], table), file=file, line=line, index=index, default_verdict=verdict
+            cast(dict[str, object], table),
+            file=file,
+            line=line,
+            index=index,
+            default_verdict=verdict,
+            lazy=lazy,
         )
         if not rule.name.startswith(f"{name}-"):
             problem = f"rule {rule.name!r}: a pack's rule names start with {name + '-'!r}"
@@ -108,11 +116,9 @@ def read_pack(text: str, file: str) -> Pack:
 @cache
 def default_packs() -> tuple[Pack, ...]:
     """rein's own packs, read once from the files shipped with it."""
-    folder = files("rein.steering") / "packs"
     found = [
-        read_pack(entry.read_text(encoding="utf-8"), f"rein/steering/packs/{entry.name}")
-        for entry in folder.iterdir()
-        if entry.name.endswith(".toml")
+        read_pack(entry.read_text(encoding="utf-8"), f"rein/steering/packs/{entry.name}", lazy=True)
+        for entry in PACKS.glob("*.toml")
     ]
     rank = {name: index for index, name in enumerate(ORDER)}
     return tuple(sorted(found, key=lambda pack: (rank.get(pack.name, len(ORDER)), pack.name)))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 from functools import cache
 from types import ModuleType
-from typing import Protocol
+from typing import Any, Protocol
 
 from rein.steering.bash import Unknown
 
@@ -54,19 +54,26 @@ def _engine() -> ModuleType:
 
 class SafePattern:
     """A pattern compiled by the `regex` engine; `search` raises `PatternTimeout` past the limit.
-    An invalid pattern raises ValueError with the engine's message."""
+    An invalid pattern raises ValueError with the engine's message. A `lazy` one (rein's own packs,
+    whose patterns its tests compile) is compiled at its first search: a hook process pays only for
+    the patterns of the rules its command meets."""
 
     __slots__ = ("_compiled", "pattern")
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, *, lazy: bool = False) -> None:
         self.pattern = source
+        self._compiled: Any = None if lazy else self._compile()
+
+    def _compile(self) -> Any:
         engine = _engine()
         try:
-            self._compiled = engine.compile(source)
+            return engine.compile(self.pattern)
         except engine.error as error:
             raise ValueError(str(error)) from None
 
     def search(self, string: str) -> object | None:
+        if self._compiled is None:
+            self._compiled = self._compile()
         try:
             found: object | None = self._compiled.search(string, timeout=TIMEOUT)
         except TimeoutError:

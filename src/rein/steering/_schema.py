@@ -93,11 +93,15 @@ def show(value: object) -> str:
 class Reader:
     """Reads one table of one file; every error it raises names the file and the table's line."""
 
-    def __init__(self, table: Mapping[str, object], *, file: str, line: int | None, what: str) -> None:
+    def __init__(
+        self, table: Mapping[str, object], *, file: str, line: int | None, what: str, lazy: bool = False
+    ) -> None:
         self.table = table
         self.file = file
         self.line = line
         self.what = what
+        self.lazy = lazy
+        """Regexes compile at their first search (rein's own packs, which its tests compile)."""
 
     def fail(self, message: str) -> ConfigError:
         return ConfigError(f"{self.what}: {message}", file=self.file, line=self.line)
@@ -138,7 +142,7 @@ class Reader:
         if source is None:
             return None
         try:
-            return SafePattern(source)
+            return SafePattern(source, lazy=self.lazy)
         except ValueError as error:
             raise self.fail(f"{key} is not a valid regex ({error}): {source!r}") from None
 
@@ -152,7 +156,7 @@ class Reader:
         return cast(dict[str, object], value)
 
     def child(self, table: Mapping[str, object], what: str) -> Reader:
-        return Reader(table, file=self.file, line=self.line, what=f"{self.what} {what}")
+        return Reader(table, file=self.file, line=self.line, what=f"{self.what} {what}", lazy=self.lazy)
 
 
 def table_lines(text: str, header: str) -> list[int]:
@@ -184,9 +188,15 @@ def _when(reader: Reader) -> When:
 
 
 def read_rule(
-    table: Mapping[str, object], *, file: str, line: int | None, index: int, default_verdict: str = "block"
+    table: Mapping[str, object],
+    *,
+    file: str,
+    line: int | None,
+    index: int,
+    default_verdict: str = "block",
+    lazy: bool = False,
 ) -> Rule:
-    reader = Reader(table, file=file, line=line, what=f"rule #{index + 1}")
+    reader = Reader(table, file=file, line=line, what=f"rule #{index + 1}", lazy=lazy)
     name = check_name("rule", table.get("name"), file=file, line=line)
     reader.what = f"rule {name!r}"
     reader.known(RULE_KEYS)
