@@ -61,7 +61,7 @@ class Steering:
         self._bash = tuple(rule for rule in policy.rules if rule.tool == "bash")
         # Rules that name their command only need testing against refs of that command; the rest
         # (patterns, tests without a name) against every ref. Order is kept: first match wins.
-        self._by_name: dict[tuple[str, bool, str | None, bool], tuple[Rule, ...]] = {}
+        self._by_name: dict[tuple[str, bool, str | None, bool, bool], tuple[Rule, ...]] = {}
         self._firsts = first_words(self._bash)
         self._gate, self._gated = pattern_gate(self._bash)
         # The entries a `&&` chain's observers will have written are read by `when.happened` only:
@@ -86,12 +86,14 @@ class Steering:
         miss = self._gate is not None and found(self._gate, ref.text) is False
         sub = subcommand_key(ref, self._firsts)
         stranger = ref.kind == "unknown"
-        cached = self._by_name.get((ref.name, miss, sub, stranger))
+        writes = bool(ref.writes)
+        cached = self._by_name.get((ref.name, miss, sub, stranger, writes))
         if cached is None:
             cached = tuple(
                 rule
                 for rule in self._bash
                 if (not rule.matcher.command or ref.name in rule.matcher.command)
+                and (writes or not rule.matcher.writes)  # a rule about files written, for a writer
                 and (not rule.matcher.tried_on or stranger or ref.name in rule.matcher.tried_on)
                 and not (miss and id(rule) in self._gated)
                 and (
@@ -100,7 +102,7 @@ class Steering:
                     or any(s[:1] in ((), (sub,)) for s in rule.matcher.subcommand)
                 )
             )
-            self._by_name[(ref.name, miss, sub, stranger)] = cached
+            self._by_name[(ref.name, miss, sub, stranger, writes)] = cached
         return cached
 
     def analyze(self, command: str, context: Context) -> Analysis:
