@@ -172,8 +172,8 @@ def match_ref(matcher: Matcher, ref: CommandRef, context: Context) -> Tri:
     if matcher.pattern is not None:
         hit = found(matcher.pattern, ref.text)
         if hit is False and name_dynamic:  # the pattern may be about the name: try the rule's names
-            rest = ref.text[len(ref.argv[0].value) :]
-            named = [found(matcher.pattern, name + rest) for name in sorted(matcher.command)]
+            after = ref.text[len(ref.argv[0].value) :]
+            named = [found(matcher.pattern, name + after) for name in sorted(matcher.command)]
             hit = False if matcher.command and not any(named) else UNKNOWN
         evidence = hit is True
         results.append(hit)
