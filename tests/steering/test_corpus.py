@@ -46,7 +46,8 @@ class Case:
         return f"{self.file}:{self.line}"
 
 
-def _read(path: Path) -> list[Case]:
+def read_cases(path: Path) -> list[Case]:
+    """The cases of one corpus file (this corpus's and the packs')."""
     cases: list[Case] = []
     for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not text.strip():
@@ -66,7 +67,7 @@ def _read(path: Path) -> list[Case]:
 
 
 def load() -> list[Case]:
-    return [case for name in CLASSES for case in _read(CORPUS / f"{name}.jsonl")]
+    return [case for name in CLASSES for case in read_cases(CORPUS / f"{name}.jsonl")]
 
 
 CASES = load()

@@ -10,44 +10,20 @@ words in grep, echo and commit messages. `bench/steering_peers.py` runs the same
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from rein.steering._packs import default_packs
 from tests.steering.conftest import Check
+from tests.steering.test_corpus import Case, read_cases
 
 CORPUS = Path(__file__).parent / "corpus" / "packs"
 KEYS = {"command", "expect", "rule", "why"}
 
 
-@dataclass(frozen=True, slots=True)
-class Case:
-    file: str
-    line: int
-    command: str
-    expect: str
-    rule: str | None
-    why: str
-
-    @property
-    def id(self) -> str:
-        return f"{self.file}:{self.line}"
-
-
 def load() -> list[Case]:
-    cases: list[Case] = []
-    for path in sorted(CORPUS.glob("*.jsonl")):
-        for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if text.strip():
-                raw = json.loads(text)
-                cases.append(
-                    Case(
-                        path.name, number, raw["command"], raw["expect"], raw.get("rule"), raw.get("why", "")
-                    )
-                )
-    return cases
+    return [case for path in sorted(CORPUS.glob("*.jsonl")) for case in read_cases(path)]
 
 
 CASES = load()
