@@ -36,6 +36,7 @@ from rein.server.store import (
     default_sqlite_path,
     open_store,
 )
+from rein.server.store._schema import SCHEMA_VERSION
 from rein.session.remote._protocol import EMPTY_TREE_HASH, next_tree_hash
 from tests.server.conftest import StoreCase
 from tests.server.pg import execute
@@ -537,9 +538,9 @@ def test_a_version_1_database_is_migrated_on_open(store: StoreCase) -> None:
         assert [(r.session_id, r.cwd) for r in await s.sessions("")] == [("new", None), ("old", "/srv/repo")]
 
     store.run(body)
-    assert schema_versions(store) == [2]
+    assert schema_versions(store) == [SCHEMA_VERSION]
 
-    async def again(s: Store) -> str | None:  # a second open finds version 2: nothing to migrate
+    async def again(s: Store) -> str | None:  # a second open finds the newest version: nothing to migrate
         row = await s.session("", "old")
         return None if row is None else row.cwd
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from rein.server.store._base import (
     KEEP_LEAF,
     Change,
+    ChunkInfo,
     ChunkRow,
     CompletedRequest,
     EntryRow,
@@ -33,6 +34,7 @@ from rein.server.store._sqlite import SqliteStore
 __all__ = [
     "KEEP_LEAF",
     "Change",
+    "ChunkInfo",
     "ChunkRow",
     "CompletedRequest",
     "EntryRow",

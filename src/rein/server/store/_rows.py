@@ -17,6 +17,7 @@ from rein.server.store._base import (
     StoreError,
 )
 from rein.server.store._common import Plan, dump_hashes, load_hashes
+from rein.session.remote._protocol import EMPTY_TREE_HASH
 
 T = TypeVar("T")
 Row = Sequence[Any]
@@ -65,18 +66,52 @@ def append_values(owner: str, session_id: str, entry: EntryRow) -> tuple[object,
     return (owner, session_id, entry.seq, entry.entry_id, entry.json, entry.tree_hash)
 
 
+Since = tuple[SessionRow | None, str | None, list[EntryRow]]
+
+
+def since_rows(rows: Sequence[Row], count: int) -> Since:
+    """`Store.session_since` from the rows of `SESSION_SINCE` (the session's columns, then an entry's:
+    none, the one before `count` with no JSON, or a new one)."""
+    if not rows:
+        return None, None, []
+    check = EMPTY_TREE_HASH if count == 0 else None
+    entries: list[EntryRow] = []
+    for row in rows:
+        seq, entry_id, text, digest = tuple(row)[11:]
+        if seq is None:
+            continue
+        if text is None:
+            check = digest
+        else:
+            entries.append(EntryRow(seq=seq, entry_id=entry_id, json=text, tree_hash=digest))
+    return session_row(tuple(rows[0])[:11]), check, entries
+
+
 def run_row(row: Row) -> RunRow:
-    owner, sid, run_id, status, message, error, created, updated = row
+    owner, sid, run_id, status, message, error, created, updated, holder, until = row
     return RunRow(
         owner=owner, session_id=sid, run_id=run_id, status=cast(RunStatus, status), message=message,
-        error_message=error, created_ms=created, updated_ms=updated,
+        error_message=error, created_ms=created, updated_ms=updated, holder=holder, lease_until_ms=until,
     )  # fmt: skip
 
 
 def run_values(run: RunRow) -> tuple[object, ...]:
     return (
         run.owner, run.session_id, run.run_id, run.status, run.message, run.error_message,
-        run.created_ms, run.updated_ms,
+        run.created_ms, run.updated_ms, run.holder, run.lease_until_ms,
+    )  # fmt: skip
+
+
+def renew_values(run: RunRow) -> tuple[object, ...]:
+    return (
+        run.lease_until_ms, run.updated_ms, run.message, run.owner, run.session_id, run.run_id, run.holder,
+    )  # fmt: skip
+
+
+def finish_values(run: RunRow) -> tuple[object, ...]:
+    return (
+        run.status, run.message, run.error_message, run.updated_ms, run.owner, run.session_id, run.run_id,
+        run.holder,
     )  # fmt: skip
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,30 +23,37 @@ from typing import Any, TypeVar
 from rein.server.store import _sql as sql
 from rein.server.store._base import (
     Change,
+    ChunkInfo,
     ChunkRow,
     CompletedRequest,
     EntryRow,
     Lease,
+    Notify,
+    RevisionConflict,
     RunRow,
     SessionRow,
     StoreError,
 )
 from rein.server.store._common import check_lease, check_revision, over_budget, plan_commit
 from rein.server.store._rows import (
+    Since,
     append_values,
     chunk_row,
     chunk_values,
     completed_row,
     completed_values,
     entry_row,
+    finish_values,
     must,
+    renew_values,
     run_row,
     run_values,
     session_row,
     session_values,
+    since_rows,
     update_values,
 )
-from rein.server.store._schema import SCHEMA_VERSION, SET_VERSION, TABLES, upgrade
+from rein.server.store._schema import INDEXES, SCHEMA_VERSION, SET_VERSION, TABLES, added_column, upgrade
 from rein.session.remote._protocol import EMPTY_TREE_HASH
 
 A = TypeVar("A")
@@ -85,8 +92,12 @@ def _connect(path: Path) -> sqlite3.Connection:
                 )
             elif row[0] < SCHEMA_VERSION:
                 for statement in upgrade(row[0]):
-                    db.execute(statement)
+                    added = added_column(statement)
+                    if added is None or added[1] not in _columns(db, added[0]):
+                        db.execute(statement)
                 db.execute(SET_VERSION, (SCHEMA_VERSION,))
+            for statement in INDEXES:
+                db.execute(statement)
     except BaseException:
         db.close()
         raise
@@ -154,6 +165,10 @@ class SqliteStore:
     async def entries(self, owner: str, session_id: str, start: int = 0) -> list[EntryRow]:
         return [entry_row(row) for row in await self._read(sql.ENTRIES, owner, session_id, start)]
 
+    async def session_since(self, owner: str, session_id: str, count: int, revision: int) -> Since:
+        rows = await self._read(sql.SESSION_SINCE, count, count - 1, revision, owner, session_id)
+        return since_rows(rows, count)
+
     async def prefix_hash(self, owner: str, session_id: str, count: int) -> str | None:
         if count <= 0:
             return EMPTY_TREE_HASH if count == 0 else None
@@ -176,6 +191,33 @@ class SqliteStore:
 
         return await self._run(commit)
 
+    async def commit_as(
+        self,
+        owner: str,
+        session_id: str,
+        change: Change,
+        *,
+        base: SessionRow,
+        holder: str,
+        create: bool = False,
+    ) -> SessionRow:
+        def commit(db: sqlite3.Connection) -> SessionRow:
+            with _write(db):
+                db.execute(sql.TAKE_LEASE, (session_id, holder))
+                if create and not db.execute(sql.CREATE_NEW, session_values(base)).fetchall():
+                    raise RevisionConflict(f"session {session_id!r} was created by another writer first")
+                plan = plan_commit(base, change)
+                values = (*update_values(plan, owner, session_id, base.revision, change), base.revision)
+                row = db.execute(sql.UPDATE_AT, (*values, base.created_ms)).fetchone()
+                if row is None:
+                    raise RevisionConflict(f"session {session_id!r} is gone or past revision {base.revision}")
+                if change.replace:
+                    db.execute(sql.DROP_ENTRIES, (owner, session_id))
+                db.executemany(sql.APPEND, [append_values(owner, session_id, e) for e in change.append])
+                return must(session_row(row))
+
+        return await self._run(commit)
+
     async def sessions(self, owner: str) -> list[SessionRow]:
         return [must(session_row(row)) for row in await self._read(sql.SESSIONS, owner)]
 
@@ -184,6 +226,7 @@ class SqliteStore:
             with _write(db):
                 db.execute(sql.DROP_ENTRIES, (owner, session_id))
                 db.execute(sql.DROP_RUNS, (owner, session_id))
+                db.execute(sql.DROP_EVENTS, (owner, session_id))
                 return bool(db.execute(sql.DROP_SESSION, (owner, session_id)).fetchall())
 
         return await self._run(delete)
@@ -207,22 +250,84 @@ class SqliteStore:
     async def expire_runs(self, before_ms: int) -> int:
         return len(await self._write(sql.EXPIRE_RUNS, before_ms))
 
+    async def claim_run(self, run: RunRow, now_ms: int) -> bool:
+        return bool(await self._write(sql.CLAIM_RUN, *run_values(run), now_ms))
+
+    async def renew_run(self, run: RunRow) -> bool:
+        return bool(await self._write(sql.RENEW_RUN, *renew_values(run)))
+
+    async def finish_run(self, run: RunRow) -> bool:
+        return bool(await self._write(sql.FINISH_RUN, *finish_values(run)))
+
+    async def interrupt_lapsed(self, now_ms: int, error: str) -> list[RunRow]:
+        return [run_row(row) for row in await self._write(sql.INTERRUPT_LAPSED, error, now_ms, now_ms)]
+
+    async def live_runs(self, owner: str, now_ms: int) -> list[RunRow]:
+        return [run_row(row) for row in await self._read(sql.LIVE_RUNS, owner, now_ms)]
+
+    async def secret(self, name: str, candidate: str) -> str:
+        def secret(db: sqlite3.Connection) -> str:
+            with _write(db):
+                db.execute(sql.PUT_SECRET, (name, candidate))
+                return str(db.execute(sql.SECRET, (name,)).fetchone()[0])
+
+        return await self._run(secret)
+
+    # run events: one process on the file, which hands its own events to its pages (no listener)
+    async def put_events(self, owner: str, session_id: str, events: Sequence[str], now_ms: int) -> int:
+        def put(db: sqlite3.Connection) -> int:
+            with _write(db):
+                last = int(db.execute(sql.LAST_EVENT, (owner, session_id)).fetchone()[0])
+                rows = [(owner, session_id, last + i, text, now_ms) for i, text in enumerate(events, 1)]
+                db.executemany(sql.PUT_EVENT, rows)
+            return last + len(rows)
+
+        return await self._run(put)
+
+    async def events_after(
+        self, owner: str, session_id: str, after: int, limit: int
+    ) -> list[tuple[int, str]]:
+        rows = await self._read(sql.EVENTS_AFTER, owner, session_id, after, limit)
+        return [(int(seq), str(text)) for seq, text in rows]
+
+    async def last_event(self, owner: str, session_id: str) -> int:
+        return int((await self._read(sql.LAST_EVENT, owner, session_id))[0][0])
+
+    async def expire_events(self, before_ms: int) -> None:
+        await self._write(sql.EXPIRE_EVENTS, before_ms)
+
+    async def listen(self, notify: Notify) -> bool:
+        return False
+
     # chunked requests
     async def put_chunk(self, owner: str, chunk: ChunkRow, now_ms: int) -> ChunkRow | None:
+        values = list(chunk_values(owner, chunk, now_ms))
+        values[6] = chunk.chunk.encode("utf-8")  # a BLOB: its size is read without its bytes
+
         def put(db: sqlite3.Connection) -> ChunkRow | None:
             with _write(db):
-                if db.execute(sql.PUT_CHUNK, chunk_values(owner, chunk, now_ms)).fetchall():
+                if db.execute(sql.PUT_CHUNK, values).fetchall():
                     return None
                 row = db.execute(sql.CHUNK, (owner, chunk.request_id, chunk.chunk_index)).fetchone()
-            return chunk_row(row)
+            return _chunk_row(row)
 
         return await self._run(put)
 
     async def chunks(self, owner: str, request_id: str) -> list[ChunkRow]:
-        return [chunk_row(row) for row in await self._read(sql.CHUNKS, owner, request_id)]
+        return [_chunk_row(row) for row in await self._read(sql.CHUNKS, owner, request_id)]
 
-    async def pending_bytes(self) -> int:
-        return int((await self._read(sql.PENDING_BYTES))[0][0])
+    async def chunk_infos(self, owner: str, request_id: str) -> list[ChunkInfo]:
+        return [
+            ChunkInfo(chunk_index=index, target=target, total_chunks=total, sha256=digest)
+            for index, target, total, digest in await self._read(sql.CHUNK_INFOS, owner, request_id)
+        ]
+
+    async def pending_bytes(self, owner: str | None = None) -> int:
+        if owner is None:
+            rows = await self._read(_sized(sql.PENDING_BYTES))
+        else:
+            rows = await self._read(_sized(sql.OWNER_PENDING_BYTES), owner)
+        return int(rows[0][0])
 
     async def complete_request(self, owner: str, done: CompletedRequest, now_ms: int) -> None:
         def complete(db: sqlite3.Connection) -> None:
@@ -243,10 +348,29 @@ class SqliteStore:
             with _write(db):
                 db.execute(sql.EXPIRE_IDLE, (pending_before_ms,))
                 db.execute(sql.EXPIRE_COMPLETED, (completed_before_ms,))
-                requests = db.execute(sql.PENDING_REQUESTS).fetchall()
+                requests = db.execute(_sized(sql.PENDING_REQUESTS)).fetchall()
                 db.executemany(sql.DROP_REQUEST, over_budget(requests, max_pending_bytes))
 
         await self._run(expire)
+
+    # health
+    async def ping(self) -> None:
+        await self._read("SELECT 1")
+
+
+def _sized(statement: str) -> str:
+    """A chunk statement with SQLite's way to a chunk's size (`_sql`'s `{size}`)."""
+    return statement.format(size=sql.SQLITE_CHUNK_SIZE)
+
+
+def _chunk_row(row: Sequence[Any]) -> ChunkRow:
+    """A chunk row: its text is a BLOB, or TEXT in a row written before chunks were BLOBs."""
+    text = row[5]
+    return chunk_row((*row[:5], text.decode("utf-8") if isinstance(text, bytes) else text))
+
+
+def _columns(db: sqlite3.Connection, table: str) -> set[str]:
+    return {str(row[1]) for row in db.execute(f"PRAGMA table_info({table})")}
 
 
 def _read_session(db: sqlite3.Connection, owner: str, session_id: str) -> SessionRow | None:
