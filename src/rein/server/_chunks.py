@@ -6,8 +6,14 @@ base64 text of a JSON body bound for `target`. A chunk is acknowledged `{receive
 chunkIndex, totalChunks}`; the one that completes the set gets the target's own answer instead. An
 identical duplicate is only acknowledged, a divergent one or a checksum mismatch is a 400. A completed
 request keeps a tombstone for 60 s: a retried completing chunk gets the original body dispatched
-again (the targets are idempotent), any other retried chunk an ack. Pending requests expire after 5
-minutes idle, and the oldest go first when pending bytes exceed the cap.
+again (the targets are idempotent), any other retried chunk an ack.
+
+Pending chunks are capped twice, 413 beyond: per user (one user's uploads never refuse another's) and
+in all. Each chunk costs a few indexed queries that read no chunk text (the request's stored indexes,
+the pending sizes); the text is read once, to assemble. Expiry is not per chunk: `expire()`, called by
+the server's maintenance every few seconds, drops pending requests idle for 5 minutes (the oldest
+first while over the total cap) and old tombstones. Caps are checked, then the chunk is written: two
+processes racing on one database may overshoot a cap by a chunk each.
 """
 
 from __future__ import annotations
@@ -20,12 +26,15 @@ import weakref
 from dataclasses import dataclass
 
 from rein.server._errors import ProtocolError, invalid
+from rein.server._metrics import Metrics
 from rein.server._validate import SHA256_HEX, Body, integer, string
 from rein.server.store import ChunkRow, CompletedRequest, Store
 from rein.session.remote._protocol import CHUNK_TARGETS, chunk_checksum
 
 PENDING_TTL_MS = 5 * 60 * 1000
 COMPLETED_TTL_MS = 60 * 1000
+MAX_CHUNKS = 1_000_000
+"""More chunks than this in one request is refused (the count must fit the store's integers)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +58,8 @@ def envelope(body: Body) -> ChunkRow:
     if target not in CHUNK_TARGETS:
         raise invalid("target", f"is not a chunk target: {target}")
     total = integer(body, "totalChunks")
-    if total <= 0:
-        raise invalid("totalChunks", "must be a positive integer")
+    if not 0 < total <= MAX_CHUNKS:
+        raise invalid("totalChunks", f"must be a positive integer up to {MAX_CHUNKS}")
     index = integer(body, "chunkIndex")
     if not 0 <= index < total:
         raise invalid("chunkIndex", "must be an integer within the chunk range")
@@ -82,11 +91,20 @@ def ack(row: ChunkRow) -> dict[str, object]:
 
 
 class ChunkReceiver:
-    """Receives envelopes for one server process; the state itself lives in the store."""
+    """Receives envelopes for one server process; the state itself lives in the store.
+    `max_pending_bytes_per_user` 0 leaves only the total cap."""
 
-    def __init__(self, store: Store, max_pending_bytes: int) -> None:
+    def __init__(
+        self,
+        store: Store,
+        max_pending_bytes: int,
+        max_pending_bytes_per_user: int = 0,
+        metrics: Metrics | None = None,
+    ) -> None:
         self.store = store
         self.max_pending_bytes = max_pending_bytes
+        self.max_pending_bytes_per_user = max_pending_bytes_per_user
+        self.metrics = metrics
         self._locks: weakref.WeakValueDictionary[tuple[str, str], asyncio.Lock] = (
             weakref.WeakValueDictionary()
         )
@@ -101,13 +119,20 @@ class ChunkReceiver:
         async with lock:  # two last chunks of one parallel upload must not both assemble it
             return await self._receive(owner, row)
 
-    async def _receive(self, owner: str, row: ChunkRow) -> dict[str, object] | Assembled:
+    async def expire(self) -> None:
+        """Drop pending requests idle for PENDING_TTL_MS (then the oldest while over the total cap)
+        and tombstones older than COMPLETED_TTL_MS; publish the pending bytes. For the maintenance
+        loop: it scans every pending request, so never per chunk."""
         now = int(time.time() * 1000)
         await self.store.expire_chunks(
             pending_before_ms=now - PENDING_TTL_MS,
             completed_before_ms=now - COMPLETED_TTL_MS,
             max_pending_bytes=self.max_pending_bytes,
         )
+        if self.metrics is not None:
+            self.metrics.pending_chunk_bytes.set(await self.store.pending_bytes())
+
+    async def _receive(self, owner: str, row: ChunkRow) -> dict[str, object] | Assembled:
         done = await self.store.completed_request(owner, row.request_id)
         if done is not None:
             if done.target != row.target or done.total_chunks != row.total_chunks:
@@ -115,37 +140,57 @@ class ChunkReceiver:
             if done.chunks.get(row.chunk_index) != row.sha256:
                 raise _bad(f"Duplicate chunk index does not match: {row.chunk_index}")
             return Assembled(done.target, done.body) if row.chunk_index == done.completed_index else ack(row)
-        pending = await self.store.chunks(owner, row.request_id)
-        if pending and (pending[0].target != row.target or pending[0].total_chunks != row.total_chunks):
+        stored = await self.store.chunk_infos(owner, row.request_id)
+        if stored and (stored[0].target != row.target or stored[0].total_chunks != row.total_chunks):
             raise _bad("Chunk metadata does not match the pending request")
-        existing = next((chunk for chunk in pending if chunk.chunk_index == row.chunk_index), None)
-        if existing is None:
-            size = len(row.chunk.encode("utf-8"))
-            if await self.store.pending_bytes() + size > self.max_pending_bytes:
-                raise ProtocolError(413, "REQUEST_TOO_LARGE", "Request chunk pending bytes limit exceeded")
-            existing = await self.store.put_chunk(owner, row, now)
-            if existing is None:
-                pending.append(row)
-        if existing is not None:
-            if existing.chunk != row.chunk or existing.sha256 != row.sha256:
+        # the sha256 was checked against the text: equal digests are equal chunks
+        digest = next((info.sha256 for info in stored if info.chunk_index == row.chunk_index), None)
+        if digest is None:
+            await self._make_room(owner, len(row.chunk.encode("utf-8")))
+            raced = await self.store.put_chunk(owner, row, int(time.time() * 1000))
+            digest = None if raced is None else raced.sha256
+        if digest is not None:
+            if digest != row.sha256:
                 raise _bad(f"Duplicate chunk index does not match: {row.chunk_index}")
             return ack(row)
-        by_index = {chunk.chunk_index: chunk for chunk in pending}
-        if len(by_index) < row.total_chunks:
+        if len({info.chunk_index for info in stored} | {row.chunk_index}) < row.total_chunks:
             return ack(row)
+        return await self._assemble(owner, row)
+
+    async def _make_room(self, owner: str, size: int) -> None:
+        """Refuse a chunk of `size` bytes (413) that would take the user's or everyone's pending
+        bytes over their cap."""
+        per_user = self.max_pending_bytes_per_user
+        if per_user > 0 and await self.store.pending_bytes(owner) + size > per_user:
+            raise ProtocolError(
+                413,
+                "REQUEST_TOO_LARGE",
+                f"your pending chunk bytes would exceed {per_user}: complete or abandon an upload first",
+                {"limit": per_user},
+            )
+        pending = await self.store.pending_bytes() + size
+        if pending > self.max_pending_bytes:
+            raise ProtocolError(413, "REQUEST_TOO_LARGE", "Request chunk pending bytes limit exceeded")
+        if self.metrics is not None:
+            self.metrics.pending_chunk_bytes.set(pending)
+
+    async def _assemble(self, owner: str, row: ChunkRow) -> dict[str, object] | Assembled:
+        """The request's body from its chunks, read now and only now, and its tombstone kept."""
+        by_index = {chunk.chunk_index: chunk for chunk in await self.store.chunks(owner, row.request_id)}
+        if sorted(by_index) != list(range(row.total_chunks)):
+            return ack(row)  # a chunk expired (or a racing process completed it) meanwhile
         text = "".join(by_index[i].chunk for i in range(row.total_chunks))
         try:
             body = base64.b64decode(text, validate=True).decode("utf-8")
         except (binascii.Error, ValueError):
             raise _bad("the assembled chunks are not base64 of UTF-8 text") from None
-        hashes = {i: chunk.sha256 for i, chunk in by_index.items()}
         done = CompletedRequest(
             request_id=row.request_id,
             target=row.target,
             total_chunks=row.total_chunks,
             body=body,
             completed_index=row.chunk_index,
-            chunks=hashes,
+            chunks={i: chunk.sha256 for i, chunk in by_index.items()},
         )
-        await self.store.complete_request(owner, done, now)
+        await self.store.complete_request(owner, done, int(time.time() * 1000))
         return Assembled(row.target, body)

@@ -3,8 +3,9 @@
     ProtocolError (status, code, message, details)   a request the server refuses, as the fork does
       -> error_response(err)   {"error": message, "code": code, "details": {...}} with `status`
 
-Store failures (`rein.server.store.StoreError`) are translated at the app's edge into 500
-INTERNAL_ERROR (or 409 WRITER_FENCED when retries ran out); nothing else escapes a handler.
+Store failures (`rein.server.store.StoreError`) are translated at the app's edge by `store_failure`
+into 503 INTERNAL_ERROR with Retry-After (or 409 WRITER_FENCED when retries ran out); nothing else
+escapes a handler.
 """
 
 from __future__ import annotations
@@ -51,3 +52,19 @@ def invalid(field: str, problem: str) -> ProtocolError:
 
 def missing(field: str) -> ProtocolError:
     return ProtocolError(400, "REQUIRED_FIELD_MISSING", f"{field} is required", {"field": field})
+
+
+STORE_RETRY_AFTER = 2
+"""Seconds a client is told to wait after a store failure (a restarting database is back in a few)."""
+
+
+def store_failure(err: Exception) -> ProtocolError:
+    """A `StoreError` as an answer: 503 with Retry-After, for the database is away or overloaded and a
+    retry may well succeed; but 400 when the database refused a value the request carried
+    (PostgreSQL's data exceptions, SQLSTATE class 22: a NUL in a string), which no retry changes."""
+    state = getattr(err.__cause__, "sqlstate", None)
+    if isinstance(state, str) and state.startswith("22"):
+        return ProtocolError(400, "INVALID_REQUEST", f"the store refused a value of the request: {err}")
+    return ProtocolError(
+        503, "INTERNAL_ERROR", f"store unavailable, retry: {err}", {"retryAfter": STORE_RETRY_AFTER}
+    )

@@ -1,10 +1,12 @@
 """Per-request checks at the edge: who is asking (bearer token -> owner), how much they send (the
-request-size limit, on the declared length and on the bytes actually read) and how often (a token
-bucket per owner). Each refusal is a `ProtocolError` the app answers like any other.
+request-size limit, on the declared length and on the bytes actually read), how slowly (the body's
+idle timeout) and how often (a token bucket per owner). Each refusal is a `ProtocolError` the app
+answers like any other.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import math
 import time
@@ -54,17 +56,29 @@ def too_large(limit: int) -> ProtocolError:
 
 async def read_body(request: Request, limit: int) -> bytes:
     """The body, refused with 413 as soon as it is known to exceed `limit` bytes (a declared
-    Content-Length, or the bytes received so far when the length is absent or lies)."""
+    Content-Length, or the bytes received so far when the length is absent or lies), and with 408
+    when no byte of it came for the config's `body_timeout` seconds (a stalled client holds a
+    connection and a task, nothing else)."""
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
+    if declared is not None and declared.isascii() and declared.isdigit() and int(declared) > limit:
         raise too_large(limit)
+    config: ServerConfig = request.app.state.config
+    idle = config.body_timeout or None
     parts: list[bytes] = []
     size = 0
-    async for part in request.stream():
-        size += len(part)
-        if size > limit:
-            raise too_large(limit)
-        parts.append(part)
+    try:
+        async with asyncio.timeout(idle) as deadline:
+            async for part in request.stream():
+                size += len(part)
+                if size > limit:
+                    raise too_large(limit)
+                parts.append(part)
+                if idle is not None:
+                    deadline.reschedule(asyncio.get_running_loop().time() + idle)
+    except TimeoutError:
+        raise ProtocolError(
+            408, "INVALID_REQUEST", f"request body stalled: no byte for {idle} s", {"timeout": idle}
+        ) from None
     return b"".join(parts)
 
 

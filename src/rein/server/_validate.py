@@ -6,13 +6,17 @@ as a path: session ids are only keys in the store.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 
 from rein.server._errors import ProtocolError, invalid, missing
+from rein.server._json_bounds import json_problem
 
 SESSION_ID = re.compile(r"[A-Za-z0-9._:@-]{1,200}")
 SHA256_HEX = re.compile(r"[0-9a-fA-F]{64}")
+FIRST_MS, LAST_MS = -62_135_596_800_000, 253_402_300_799_999
+"""The Unix milliseconds of 0001-01-01 and of 9999-12-31: the dates Python's datetime holds."""
 Body = dict[str, object]
 
 
@@ -20,10 +24,35 @@ def _no_constant(name: str) -> object:
     raise ValueError(f"{name} is not JSON")
 
 
+def _not_a_double(text: str) -> ProtocolError:
+    shown = text if len(text) <= 40 else f"{text[:20]}... ({len(text)} characters)"
+    return ProtocolError(400, "INVALID_REQUEST", f"number {shown} is not a finite double", {"number": shown})
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e400: JSON has no infinity, and nothing downstream writes one
+        raise _not_a_double(text)
+    return value
+
+
+def _int(text: str) -> int:
+    # kept exact, as Python parses it; one past any double (310+ digits) is refused like 1e400
+    if len(text) > 309 and not math.isfinite(float(text)):
+        raise _not_a_double(text)
+    return int(text)
+
+
 def parse_body(raw: bytes) -> Body:
-    """The request body as a JSON object, keys in the order sent (the tree hashes depend on it)."""
+    """The request body as a JSON object, keys in the order sent (the tree hashes depend on it).
+    Refused before parsing when too deep (`_json_bounds`); numbers must be finite doubles."""
+    problem = json_problem(raw)
+    if problem is not None:
+        raise ProtocolError(400, "INVALID_REQUEST", problem)
     try:
-        value = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+        value = json.loads(
+            raw.decode("utf-8"), parse_constant=_no_constant, parse_float=_float, parse_int=_int
+        )
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise ProtocolError(400, "INVALID_REQUEST", "body is not valid JSON") from None
     if not isinstance(value, dict):
@@ -105,6 +134,13 @@ def messages(body: Mapping[str, object], field: str = "messages") -> list[dict[s
             raise invalid(f"{field}[{i}]", "must be an object")
         if not isinstance(message.get("role"), str):
             raise invalid(f"{field}[{i}].role", "must be a string")
+        stamp = message.get("timestamp")  # the entry's ISO time is made from it: a date must hold it
+        if (
+            isinstance(stamp, int | float)
+            and not isinstance(stamp, bool)
+            and not FIRST_MS <= stamp <= LAST_MS
+        ):
+            raise invalid(f"{field}[{i}].timestamp", "must be milliseconds within the years 1 to 9999")
     return value
 
 
@@ -113,7 +149,7 @@ def query_int(params: Mapping[str, str], name: str) -> int | None:
     text = params.get(name)
     if text is None:
         return None
-    if not text.isdigit() or len(text) > 15:
+    if not (text.isascii() and text.isdigit()) or len(text) > 15:  # "²".isdigit() is True
         raise invalid(name, "must be a non-negative integer")
     return int(text)
 

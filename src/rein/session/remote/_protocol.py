@@ -12,7 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+import re
+from collections.abc import Mapping, Sequence
 from typing import Final, Literal, TypeAlias
 
 EMPTY_TREE_HASH: Final = hashlib.sha256(b"pi-tree-v1").hexdigest()
@@ -50,27 +51,47 @@ def js_json(value: object) -> str:
     """`value` as JavaScript's `JSON.stringify` writes it: no spaces, non-ASCII kept, integral floats
     without `.0`, exponents as `1e-7` and `1e+21`. Raises ValueError for NaN or infinity (JSON has none;
     JavaScript would write `null`, which no hash should silently depend on)."""
-    return "".join(_encode(value))
+    try:
+        text = _C_ENCODER.encode(value)
+    except (TypeError, ValueError):
+        text = None  # a Mapping that is not a dict, or NaN: the exact encoder decides
+    if text is not None and not any(pattern.search(text) for pattern in _JS_DIFFERS):
+        return text
+    parts: list[str] = []
+    _encode(value, parts)
+    return "".join(parts)
 
 
-def _encode(value: object) -> Iterable[str]:
+_C_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+_JS_DIFFERS: Final = (
+    re.compile(r"\.0(?=[,\]}]|$)"),
+    re.compile(r"e[-+]\d+(?=[,\]}]|$)"),
+    re.compile(r'"(?:0|[1-9]\d*)":'),
+)
+"""Where the C encoder's text may differ from JavaScript's: an integral float (`3.0`), an exponent
+(`1e-05`), an array-index key (JavaScript puts those first). A match inside a string only costs the
+exact encoder. Three patterns, not one alternation: each keeps `re`'s fast literal-prefix scan."""
+
+
+def _encode(value: object, out: list[str]) -> None:
+    """The exact encoder, into `out`: linear in the size at any depth (no generator chain)."""
     if isinstance(value, Mapping):
-        yield "{"
+        out.append("{")
         for i, (key, item) in enumerate(_js_order(value)):
-            yield ("," if i else "") + json.dumps(key, ensure_ascii=False) + ":"
-            yield from _encode(item)
-        yield "}"
+            out.append(("," if i else "") + json.dumps(key, ensure_ascii=False) + ":")
+            _encode(item, out)
+        out.append("}")
     elif isinstance(value, list | tuple):
-        yield "["
+        out.append("[")
         for i, item in enumerate(value):
             if i:
-                yield ","
-            yield from _encode(item)
-        yield "]"
+                out.append(",")
+            _encode(item, out)
+        out.append("]")
     elif isinstance(value, float) and not isinstance(value, bool):
-        yield _number(value)
+        out.append(_number(value))
     else:
-        yield json.dumps(value, ensure_ascii=False)
+        out.append(json.dumps(value, ensure_ascii=False))
 
 
 def _js_order(value: Mapping[object, object]) -> list[tuple[str, object]]:
@@ -124,7 +145,12 @@ def entry_hash(entry: Mapping[str, object]) -> str:
 
 def next_tree_hash(previous: str, entry: Mapping[str, object]) -> str:
     """The tree hash after appending `entry` to a tree whose hash is `previous`: O(1) per append."""
-    return sha256_hex(f"{previous}:{entry_hash(entry)}")
+    return chain_hash(previous, js_json(entry))
+
+
+def chain_hash(previous: str, text: str) -> str:
+    """`next_tree_hash` of an entry already encoded as `js_json` gives `text`."""
+    return sha256_hex(f"{previous}:{sha256_hex(text)}")
 
 
 def prefix_hashes(entries: Sequence[Mapping[str, object]]) -> list[str]:
