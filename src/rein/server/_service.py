@@ -2,28 +2,43 @@
 syncs, legacy message appends) over a `Store`, with a per-process cache of each session.
 
 The cache holds a session's parsed entries, their id index and prefix hashes. Before using it the
-service reads the session row (one cheap query): same revision, use it; entries only appended by
-another process (the cached tree hash is still the prefix hash at the cached count), load just the
-new ones; anything else (a full `tree/sync` elsewhere), reload it all.
+service reads the session row, with the entries past the cached ones when the revision moved, in one
+query (`store.session_since`): same revision, use it; entries only appended by another process (the
+prefix hash at the cached count is still the cached tree hash), add the new ones; anything else (a
+full `tree/sync` elsewhere), reload it all.
 
-Every write takes the session's writer lease (`store.acquire`) and commits with the revision it read
-and that lease; if another writer got there first (RevisionConflict) or took the lease over
-(WriterFenced), it reloads and tries again, a bounded number of times, so servers sharing one
-PostgreSQL converge. Writes to one session within this process are serialized by a lock.
+Every write takes the session's writer lease and commits the change to the revision it read, in one
+transaction (`store.commit_as`); a session that does not exist yet is created in that transaction
+with its first change, so a failed write leaves nothing half-made. If another writer got there first
+(RevisionConflict, or WriterFenced from a store that fences), it reloads and tries again after a
+jittered, growing pause, until a deadline (10 s by default): servers sharing one PostgreSQL converge,
+and a client is refused (409) only when the deadline passes. Writes to one session within this
+process are serialized by a lock.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import itertools
 import json
+import random
 import time
-import uuid
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from collections.abc import Sequence
 
 from rein.server._errors import ProtocolError
+from rein.server._metrics import Metrics
+from rein.server._plan import (
+    Plan,
+    Planner,
+    changed_context,
+    context_hash,
+    context_plan,
+    leaf_error,
+    new_view,
+    now_ms,
+    wrap,
+)
 from rein.server._view import BranchCounts, Entry, SessionView
 from rein.server.store import (
     Change,
@@ -33,57 +48,26 @@ from rein.server.store import (
     Store,
     WriterFenced,
 )
-from rein.session.remote._protocol import EMPTY_TREE_HASH, js_json, next_tree_hash, static_context_hash
+from rein.session.remote._protocol import EMPTY_TREE_HASH, chain_hash, js_json
 
-ATTEMPTS = 5
+DEADLINE = 10.0
+"""Seconds a contended write is retried before the client is refused."""
+FIRST_PAUSE = 0.004
+MAX_PAUSE = 0.15
 Key = tuple[str, str]
-
-
-@dataclass(frozen=True, slots=True)
-class _Plan:
-    """What a write wants, given the session as it is: its new entries, leaf and static context."""
-
-    leaf_id: str | None
-    """The leaf after the write (None: before the first entry)."""
-    append: Sequence[Entry] = ()
-    static_context: Mapping[str, object] | None = None
-    replace: bool = False
-
-
-Planner = Callable[[SessionView], _Plan | None]
-"""Decides a write from the current view (None: nothing to do); raises ProtocolError to refuse it."""
-
-
-def _now_ms() -> int:
-    return int(time.time() * 1000)
-
-
-def _iso(ms: int) -> str:
-    return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def _context_hash(context: Mapping[str, object] | None) -> str:
-    if context is None:
-        return ""
-    prompt, tools = context.get("systemPrompt"), context.get("tools")
-    return static_context_hash(
-        prompt if isinstance(prompt, str) else None, tools if isinstance(tools, list) else None
-    )
-
-
-def _leaf_error(leaf_id: str) -> ProtocolError:
-    return ProtocolError(
-        400, "LEAF_ID_NOT_FOUND", f"leafId {leaf_id} does not exist in session tree", {"leafId": leaf_id}
-    )
 
 
 class SessionService:
     """The protocol over a store. Every method is a coroutine, takes the owner first, and raises
     `ProtocolError` for a refused request; `StoreError` escapes for a backend failure."""
 
-    def __init__(self, store: Store, holder: str) -> None:
+    def __init__(
+        self, store: Store, holder: str, *, deadline: float = DEADLINE, metrics: Metrics | None = None
+    ) -> None:
         self.store = store
         self.holder = holder
+        self.deadline = deadline
+        self.metrics = metrics
         self._cache: dict[Key, SessionView] = {}
         self._locks: dict[Key, asyncio.Lock] = {}
 
@@ -92,27 +76,32 @@ class SessionService:
 
     async def _load(self, owner: str, sid: str) -> SessionView | None:
         key = (owner, sid)
-        row = await self.store.session(owner, sid)
         cached = self._cache.get(key)
+        count, revision = (cached.row.entry_count, cached.row.revision) if cached is not None else (0, -1)
+        row, prefix, fetched = await self.store.session_since(owner, sid, count, revision)
         if row is None:
             self._cache.pop(key, None)
             return None
+        if cached is not None and cached.row.created_ms != row.created_ms:
+            cached = None  # deleted and made again elsewhere: nothing cached is of this session
+            fetched = await self.store.entries(owner, sid, 0)
         if cached is not None and cached.row.revision == row.revision:
             if cached.row.cwd != row.cwd:  # set by another server: metadata keeps the revision
                 cached = self._cache[key] = dataclasses.replace(cached, row=row)
             return cached
         entries: list[Entry] = []
         hashes = [EMPTY_TREE_HASH]
-        start = 0
+        index: dict[str, int] = {}
         counts = BranchCounts()
-        if cached is not None and cached.row.entry_count <= row.entry_count:
-            count = cached.row.entry_count
-            if await self.store.prefix_hash(owner, sid, count) == cached.row.tree_hash:
-                entries, hashes, start = list(cached.entries), list(cached.hashes), count
-                counts = cached.counts
-        for stored in await self.store.entries(owner, sid, start):
+        if cached is not None and prefix == cached.row.tree_hash:  # only appended to since: extend
+            entries, hashes, index = list(cached.entries), list(cached.hashes), dict(cached.index)
+            counts = cached.counts
+        elif cached is not None and count > 0:  # replaced (a full sync elsewhere): read it all
+            fetched = await self.store.entries(owner, sid, 0)
+        for stored in fetched:
             if stored.seq >= row.entry_count:
                 break  # committed by another server after `row` was read: the next refresh takes it
+            index[stored.entry_id] = len(entries)
             entries.append(json.loads(stored.json))
             hashes.append(stored.tree_hash)
         context = (
@@ -125,75 +114,67 @@ class SessionService:
             entries=entries,
             static_context=context,
             hashes=hashes,
-            index={str(entry["id"]): i for i, entry in enumerate(entries)},
+            index=index,
             counts=counts,
         )
         self._cache[key] = view
         return view
 
-    async def _load_or_create(self, owner: str, sid: str) -> SessionView:
-        view = await self._load(owner, sid)
-        if view is not None:
-            return view
-        now = _now_ms()
-        await self.store.create(
-            SessionRow(
-                owner=owner,
-                session_id=sid,
-                static_context=None,
-                static_context_hash="",
-                leaf_id=None,
-                revision=0,
-                entry_count=0,
-                tree_hash=EMPTY_TREE_HASH,
-                created_ms=now,
-                updated_ms=now,
-            )
-        )
-        view = await self._load(owner, sid)
-        assert view is not None, "a created session must load"
-        return view
-
     async def _write(self, owner: str, sid: str, planner: Planner) -> SessionView:
         async with self._lock((owner, sid)):
-            for attempt in range(ATTEMPTS):
-                view = await self._load_or_create(owner, sid)
+            # counted from here: waiting for this process's own writes of the session is not contention
+            deadline = time.monotonic() + self.deadline
+            for attempt in itertools.count():
+                view = await self._load(owner, sid)
+                new = view is None
+                if view is None:
+                    view = new_view(owner, sid)
                 plan = planner(view)
-                if plan is None:
-                    return view
-                change, rows = self._change(view, plan)
-                lease = await self.store.acquire(sid, self.holder)
                 try:
-                    row = await self.store.commit(owner, sid, change, revision=view.row.revision, lease=lease)
+                    if plan is None and new:  # nothing to write but the session itself: one insert
+                        await self.store.create(view.row)
+                        continue  # load what is stored (this row, or a racing creator's)
+                    if plan is None:
+                        return view
+                    change, rows = self._change(view, plan)
+                    row = await self.store.commit_as(
+                        owner, sid, change, base=view.row, holder=self.holder, create=new
+                    )
+                    return self._remember(view, plan, rows, row)
                 except (RevisionConflict, WriterFenced):
-                    if attempt == ATTEMPTS - 1:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        if self.metrics is not None:
+                            self.metrics.fenced_refusals.inc()
                         raise
-                    continue
-                return self._remember(view, plan, rows, row)
+                    if self.metrics is not None:
+                        self.metrics.fenced_retries.inc()
+                    # full jitter: contenders spread out instead of colliding again in step
+                    pause = random.uniform(0, min(MAX_PAUSE, FIRST_PAUSE * 2**attempt))
+                    await asyncio.sleep(min(pause, left))
         raise AssertionError("unreachable")
 
-    def _change(self, view: SessionView, plan: _Plan) -> tuple[Change, list[EntryRow]]:
+    def _change(self, view: SessionView, plan: Plan) -> tuple[Change, list[EntryRow]]:
         start, tree = (0, EMPTY_TREE_HASH) if plan.replace else (view.row.entry_count, view.row.tree_hash)
         rows: list[EntryRow] = []
         for offset, entry in enumerate(plan.append):
-            tree = next_tree_hash(tree, entry)
-            rows.append(
-                EntryRow(seq=start + offset, entry_id=str(entry["id"]), json=js_json(entry), tree_hash=tree)
-            )
+            text = js_json(entry)  # once: the stored text, and what the tree hash is over
+            tree = chain_hash(tree, text)
+            rows.append(EntryRow(seq=start + offset, entry_id=str(entry["id"]), json=text, tree_hash=tree))
         context = plan.static_context
         change = Change(
             append=rows,
             replace=plan.replace,
             leaf_id=plan.leaf_id,
             static_context=None if context is None else js_json(context),
-            static_context_hash=None if context is None else _context_hash(context),
+            static_context_hash=None if context is None else context_hash(context),
             tree_hash=tree,
             entry_count=start + len(rows),
-            now_ms=_now_ms(),
+            now_ms=now_ms(),
         )
         return change, rows
 
-    def _remember(self, view: SessionView, plan: _Plan, rows: list[EntryRow], row: SessionRow) -> SessionView:
+    def _remember(self, view: SessionView, plan: Plan, rows: list[EntryRow], row: SessionRow) -> SessionView:
         if plan.replace:
             entries, hashes, index = list(plan.append), [EMPTY_TREE_HASH], {}
         else:  # copied, not rebuilt: views of older revisions stay as they were
@@ -243,7 +224,7 @@ class SessionService:
 
     async def init(self, owner: str, sid: str, static_context: dict[str, object] | None) -> SessionRow:
         """Create the session if missing; set its static context if one is given and differs."""
-        return (await self._write(owner, sid, _context_plan(static_context))).row
+        return (await self._write(owner, sid, context_plan(static_context))).row
 
     async def append(
         self,
@@ -257,7 +238,7 @@ class SessionService:
         ENTRY_ALREADY_EXISTS, an unknown parent PARENT_ENTRY_NOT_FOUND, an unknown leaf
         LEAF_ID_NOT_FOUND (all 400). Nothing new and the same leaf: no write, same revision."""
 
-        def plan(view: SessionView) -> _Plan | None:
+        def plan(view: SessionView) -> Plan | None:
             fresh: dict[str, Entry] = {}
             for entry in entries:
                 entry_id = str(entry["id"])
@@ -283,21 +264,21 @@ class SessionService:
                     )
                 fresh[entry_id] = entry
             if leaf_id is not None and leaf_id not in view.index and leaf_id not in fresh:
-                raise _leaf_error(leaf_id)
-            context = _changed_context(view, static_context)
+                raise leaf_error(leaf_id)
+            context = changed_context(view, static_context)
             if not fresh and view.row.leaf_id == leaf_id and context is None:
                 return None
-            return _Plan(append=list(fresh.values()), leaf_id=leaf_id, static_context=context)
+            return Plan(append=list(fresh.values()), leaf_id=leaf_id, static_context=context)
 
         return await self._write(owner, sid, plan)
 
     async def switch(self, owner: str, sid: str, leaf_id: str | None) -> SessionView:
         """Move the leaf to a known entry (or None); the tree hash stays, the revision grows."""
 
-        def plan(view: SessionView) -> _Plan:
+        def plan(view: SessionView) -> Plan:
             if leaf_id is not None and leaf_id not in view.index:
-                raise _leaf_error(leaf_id)
-            return _Plan(leaf_id=leaf_id)
+                raise leaf_error(leaf_id)
+            return Plan(leaf_id=leaf_id)
 
         return await self._write(owner, sid, plan)
 
@@ -319,11 +300,11 @@ class SessionService:
                 )
             ids.add(entry_id)
         if leaf_id is not None and leaf_id not in ids:
-            raise _leaf_error(leaf_id)
+            raise leaf_error(leaf_id)
 
-        def plan(view: SessionView) -> _Plan:
-            context = _changed_context(view, static_context)
-            return _Plan(append=list(entries), leaf_id=leaf_id, static_context=context, replace=True)
+        def plan(view: SessionView) -> Plan:
+            context = changed_context(view, static_context)
+            return Plan(append=list(entries), leaf_id=leaf_id, static_context=context, replace=True)
 
         return await self._write(owner, sid, plan)
 
@@ -332,10 +313,10 @@ class SessionService:
     ) -> SessionView:
         """The fork's legacy `/api/session/append`: each message becomes a message entry on the leaf."""
 
-        def plan(view: SessionView) -> _Plan:
-            wrapped = _wrap(messages, view.row.leaf_id)
+        def plan(view: SessionView) -> Plan:
+            wrapped = wrap(messages, view.row.leaf_id)
             leaf = str(wrapped[-1]["id"]) if wrapped else view.row.leaf_id
-            return _Plan(append=wrapped, leaf_id=leaf, static_context=_changed_context(view, static_context))
+            return Plan(append=wrapped, leaf_id=leaf, static_context=changed_context(view, static_context))
 
         return await self._write(owner, sid, plan)
 
@@ -343,12 +324,12 @@ class SessionService:
         self, owner: str, sid: str, messages: Sequence[Entry], static_context: dict[str, object] | None = None
     ) -> SessionView:
         """The fork's legacy `/api/session/sync`: the tree becomes one chain of these messages."""
-        wrapped = _wrap(messages, None)
+        wrapped = wrap(messages, None)
         leaf = str(wrapped[-1]["id"]) if wrapped else None
 
-        def plan(view: SessionView) -> _Plan:
-            context = _changed_context(view, static_context)
-            return _Plan(append=wrapped, leaf_id=leaf, static_context=context, replace=True)
+        def plan(view: SessionView) -> Plan:
+            context = changed_context(view, static_context)
+            return Plan(append=wrapped, leaf_id=leaf, static_context=context, replace=True)
 
         return await self._write(owner, sid, plan)
 
@@ -357,42 +338,8 @@ class SessionService:
         `entry["parentId"]` is set in place (keeping its key position), so the caller's dict is what
         was stored and hashed."""
 
-        def plan(view: SessionView) -> _Plan:
+        def plan(view: SessionView) -> Plan:
             entry["parentId"] = view.row.leaf_id
-            return _Plan(append=[entry], leaf_id=str(entry["id"]))
+            return Plan(append=[entry], leaf_id=str(entry["id"]))
 
         return (await self._write(owner, sid, plan)).row
-
-
-def _context_plan(static_context: dict[str, object] | None) -> Planner:
-    def plan(view: SessionView) -> _Plan | None:
-        context = _changed_context(view, static_context)
-        return None if context is None else _Plan(leaf_id=view.row.leaf_id, static_context=context)
-
-    return plan
-
-
-def _changed_context(view: SessionView, context: dict[str, object] | None) -> dict[str, object] | None:
-    """`context` if it would change the session's static context, else None (nothing to write)."""
-    if context is None or (
-        view.static_context is not None and js_json(view.static_context) == js_json(context)
-    ):
-        return None
-    return context
-
-
-def _wrap(messages: Sequence[Entry], parent: str | None) -> list[Entry]:
-    wrapped: list[Entry] = []
-    for message in messages:
-        stamp = message.get("timestamp")
-        ms = int(stamp) if isinstance(stamp, int | float) and not isinstance(stamp, bool) else _now_ms()
-        entry: Entry = {
-            "type": "message",
-            "id": str(uuid.uuid4()),
-            "parentId": parent,
-            "timestamp": _iso(ms),
-            "message": message,
-        }
-        wrapped.append(entry)
-        parent = str(entry["id"])
-    return wrapped

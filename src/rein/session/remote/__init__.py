@@ -8,10 +8,11 @@
     await session.compact()                      # the server's compaction; the local tree follows
 
 `ServerTransport` makes every HTTP call (chunked uploads above the request limit, retries of transient
-failures); `TreeSync` is the fork's incremental sync (append the tail the server lacks, switch the
-leaf without resending, reconcile from the server's history when the trees diverged). Errors are in
-`rein.session.remote._errors` (see its docstring): `ServerError` with a `phase`, `SessionReconciled`,
-`SyncFailed`. The wire itself (hashes, codes, phases) is `rein.session.remote._protocol`.
+failures and of a 409 WRITER_FENCED); `TreeSync` is the fork's incremental sync (append the tail the
+server lacks, switch the leaf without resending, reconcile from the server's history when the trees
+diverged). Errors are in `rein.session.remote._errors` (see its docstring): `ServerError` with a
+`phase`, `SessionReconciled`, `SyncFailed`. The wire itself (hashes, codes, phases) is
+`rein.session.remote._protocol`.
 """
 
 from rein.session.remote._errors import RemoteError, ServerError, SessionReconciled, SyncFailed

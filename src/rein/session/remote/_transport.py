@@ -6,9 +6,12 @@ parallelism. The server acknowledges each chunk (an ack echoes `requestId`, `chu
 `totalChunks`); the chunk that completes the body gets the target endpoint's own answer. Callers never
 split bodies: they call `post_json` or `open` with the whole body.
 
-Connection failures and 502/503/504 answers are retried with backoff (a few times); a retried chunk is
-an identical duplicate, which the server acknowledges again, and a retried completing chunk gets the
-original answer from the server's tombstone. Everything else is translated into `ServerError`.
+Connection failures and 502/503/504 answers are retried with backoff, or after the answer's
+`Retry-After` (a few times); a retried chunk is an identical duplicate, which the server acknowledges
+again, and a retried completing chunk gets the original answer from the server's tombstone. A 409
+`WRITER_FENCED` (other servers kept writing the session until the server's own retries ran out;
+nothing was written) is sent again after a jittered pause, or the answer's `Retry-After`, a few times.
+Everything else is translated into `ServerError`.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import base64
 import json
 import math
 import os
+import random
 import uuid
 from collections.abc import Mapping
 from typing import Final
@@ -28,12 +32,16 @@ from rein.session.remote._errors import ServerError
 from rein.session.remote._protocol import CHUNK_ENDPOINT, Phase, chunk_checksum
 
 TRANSIENT_STATUS: Final = frozenset({502, 503, 504})
+FENCED_CODE: Final = "WRITER_FENCED"
+MAX_RETRY_AFTER: Final = 30.0
 EXCERPT_CHARS: Final = 200
 
 
 class ServerTransport:
     """HTTP to one server. `token` (default: `REIN_SERVER_TOKEN`) goes as a bearer token.
-    `sent_bytes` counts every request body sent (chunks included), for tests and benchmarks."""
+    `sent_bytes` counts every request body sent (chunks included), for tests and benchmarks.
+    `retries` bounds the resends of a connection failure or 502/503/504, `fenced_retries` those of
+    a 409 WRITER_FENCED (each pause up to `backoff * 2**n`)."""
 
     def __init__(
         self,
@@ -43,6 +51,7 @@ class ServerTransport:
         max_request_bytes: int = 512 * 1024,
         concurrency: int = 4,
         retries: int = 4,
+        fenced_retries: int = 5,
         backoff: float = 0.25,
         timeout: float = 120.0,
     ) -> None:
@@ -55,6 +64,7 @@ class ServerTransport:
         self.max_request_bytes = max_request_bytes
         self.concurrency = max(1, concurrency)
         self.retries = retries
+        self.fenced_retries = fenced_retries
         self.backoff = backoff
         self.sent_bytes = 0
         self.requests = 0
@@ -92,8 +102,10 @@ class ServerTransport:
         return await self._chunked(endpoint, raw, phase)
 
     async def _send(self, method: str, path: str, raw: bytes | None, phase: Phase) -> httpx2.Response:
-        for attempt in range(self.retries + 1):
+        attempt = fenced = 0
+        while True:
             last = attempt == self.retries
+            hinted: float | None = None
             try:
                 request = self._client.build_request(method, path, content=raw)
                 self.requests += 1
@@ -103,11 +115,19 @@ class ServerTransport:
                 if last:
                     raise ServerError(phase, f"cannot reach {self.url}{path}: {_describe(error)}") from None
             else:
+                if fenced < self.fenced_retries and await _is_fenced(response, phase):
+                    await response.aclose()
+                    # full jitter: clients refused together do not come back together
+                    pause = _retry_after(response) or random.uniform(0, self.backoff * 2**fenced)
+                    await asyncio.sleep(pause)
+                    fenced += 1
+                    continue
                 if response.status_code not in TRANSIENT_STATUS or last:
                     return response
+                hinted = _retry_after(response)  # a 503 from a server whose database is away says when
                 await response.aclose()
-            await asyncio.sleep(self.backoff * 2**attempt)
-        raise AssertionError("unreachable")
+            await asyncio.sleep(hinted or self.backoff * 2**attempt)
+            attempt += 1
 
     async def _chunked(self, target: str, raw: bytes, phase: Phase) -> httpx2.Response:
         request_id = str(uuid.uuid4())
@@ -173,6 +193,30 @@ def split(target: str, request_id: str, encoded: str, limit: int) -> list[str]:
         raise ValueError(f"a request limit of {limit} bytes is too small for a chunk envelope")
     count = max(1, math.ceil(len(encoded) / room))
     return [encoded[i * room : (i + 1) * room] for i in range(count)]
+
+
+async def _is_fenced(response: httpx2.Response, phase: Phase) -> bool:
+    """A 409 whose body's code is WRITER_FENCED (read here; a caller reading it again gets it whole)."""
+    if response.status_code != 409 or "json" not in response.headers.get("content-type", ""):
+        return False
+    try:
+        await response.aread()
+    except httpx2.TransportError as error:
+        raise ServerError(phase, f"the answer was cut off: {_describe(error)}", status=409) from None
+    try:
+        body = json.loads(response.content)
+    except ValueError:
+        return False
+    return isinstance(body, dict) and body.get("code") == FENCED_CODE
+
+
+def _retry_after(response: httpx2.Response) -> float | None:
+    """The answer's `Retry-After` in seconds (a number; capped), None when absent or a date."""
+    try:
+        seconds = float(response.headers.get("retry-after", ""))
+    except ValueError:
+        return None
+    return min(max(seconds, 0.0), MAX_RETRY_AFTER) if math.isfinite(seconds) else None
 
 
 async def _is_ack(response: httpx2.Response, request_id: str, index: int, total: int) -> bool:
