@@ -40,12 +40,19 @@ if TYPE_CHECKING:
     from rein.server._stream import StreamRequest
 
 Emit = Callable[[dict[str, JsonValue] | None], None]
+Progress = Callable[[AssistantMessage], None]
+"""Told the reply so far after each event (the run's journal keeps it, should the process die)."""
 Cut = tuple[list[RuleMatch], dict[str, JsonValue]]
 """The interrupting matches of a cut reply, and the record's `cut` (what it dropped)."""
 
 
 async def run_reply(
-    app: Starlette, prepared: StreamRequest, provider: Provider, engines: Engines, emit: Emit
+    app: Starlette,
+    prepared: StreamRequest,
+    provider: Provider,
+    engines: Engines,
+    emit: Emit,
+    progress: Progress = lambda _partial: None,
 ) -> AssistantMessage:
     """The final reply of the request (its events emitted), after any stream-rule retries."""
     manager: TtsrManager | None = None
@@ -56,7 +63,7 @@ async def run_reply(
     retries = 0
     while True:
         hooked = manager if retries < engines.max_retries else None
-        reply, cut = await _attempt(provider, prepared, context, hooked, emit, engines)
+        reply, cut = await _attempt(provider, prepared, context, hooked, emit, engines, progress)
         if cut is None or manager is None:
             return reply
         retries += 1
@@ -78,6 +85,7 @@ async def _attempt(
     manager: TtsrManager | None,
     emit: Emit,
     engines: Engines,
+    progress: Progress,
 ) -> tuple[AssistantMessage, Cut | None]:
     signal = AbortSignal()
     options = dataclasses.replace(prepared.options, signal=signal)
@@ -95,6 +103,7 @@ async def _attempt(
                 continue
             if cut is not None:
                 continue  # the cut reply is dropped: nothing more of it reaches the client
+            progress(event.partial)
             payload = proxy_event(event)
             if payload is not None:
                 emit(payload)

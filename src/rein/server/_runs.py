@@ -1,6 +1,7 @@
 """The run journal: every `/api/stream` request with a `runId` is a run, kept in the store (so it
 survives a restart, unlike the fork's in-memory map): `running` when it starts, `completed` with the
-final assistant message (pi JSON) or `failed` with the error. A client that lost its stream asks
+final assistant message (pi JSON), `failed` with the error, or `interrupted` with the reply so far
+when the process running it died or stopped (`_leases`). A client that lost its stream asks
 `GET /api/session/{id}/runs/{runId}` until the run is no longer running.
 
 Runs go on in background tasks, not in the request: a client that disconnects does not stop its run.
@@ -10,8 +11,9 @@ The tasks are held in `app.state.runs` (a set) and `cancel_runs(app)` ends them 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import json
-import time
 from collections.abc import Coroutine
 
 from starlette.applications import Starlette
@@ -20,7 +22,10 @@ from starlette.responses import JSONResponse, Response
 
 from rein.ai import AssistantMessage, JsonValue
 from rein.server._errors import ProtocolError, error_response
-from rein.server.store._base import RunRow, RunStatus, Store
+from rein.server._leases import RunLeases
+from rein.server._metrics import Metrics
+from rein.server._wire import pi_message
+from rein.server.store import RunRow, Store, StoreError
 
 
 def journal_body(run: RunRow) -> dict[str, JsonValue]:
@@ -35,52 +40,77 @@ def journal_body(run: RunRow) -> dict[str, JsonValue]:
     return body
 
 
+INTERRUPTED = "the server running this run stopped before it ended; send the request again to continue"
+
+
 class Journal:
-    """One run's journal writes (none without a run id)."""
+    """One run's journal (nothing without a run id): claimed under a lease, its reply so far kept
+    with each renewal, its end recorded if this attempt still holds it."""
 
-    def __init__(self, store: Store, owner: str, session_id: str, run_id: str | None) -> None:
-        self.store, self.owner, self.session_id, self.run_id = store, owner, session_id, run_id
-        self.created = _now_ms()
+    def __init__(self, leases: RunLeases, owner: str, session_id: str, run_id: str | None) -> None:
+        self.leases, self.owner, self.session_id, self.run_id = leases, owner, session_id, run_id
+        self.run: RunRow | None = None
+        self.partial: AssistantMessage | None = None
+        """The reply so far (set by the run as it streams)."""
 
-    async def put(self, status: RunStatus, message: str | None = None, error: str | None = None) -> None:
+    async def start(self) -> bool:
+        """Claim the run; False when a run with this id is live (here or on another process)."""
         if self.run_id is None:
-            return
-        await self.store.put_run(
-            RunRow(
-                owner=self.owner,
-                session_id=self.session_id,
-                run_id=self.run_id,
-                status=status,
-                message=message,
-                error_message=error,
-                created_ms=self.created,
-                updated_ms=_now_ms(),
-            )
-        )
+            return True
+        self.run = await self.leases.claim(self.owner, self.session_id, self.run_id, self._partial)
+        return self.run is not None
+
+    def progress(self, partial: AssistantMessage) -> None:
+        self.partial = partial
+
+    def _partial(self) -> str | None:
+        if self.partial is None:
+            return None
+        cut = dataclasses.replace(self.partial, stop_reason="error", error_message=INTERRUPTED)
+        return json.dumps(pi_message(cut))
+
+    async def fail(self, error: str) -> None:
+        if self.run is not None:
+            await self.leases.finish(self.run, "failed", error=error)
 
     async def finish(self, reply: AssistantMessage, pi: dict[str, JsonValue]) -> None:
         """Journal the final reply: completed (as the fork does for done and error replies alike, so
         a recovering client sees the error message too)."""
-        await self.put("completed", message=json.dumps(pi), error=reply.error_message)
+        if self.run is not None:
+            await self.leases.finish(self.run, "completed", message=json.dumps(pi), error=reply.error_message)
 
 
 def spawn(app: Starlette, work: Coroutine[object, object, None]) -> asyncio.Task[None]:
     """Run `work` in the background, held by the app until it ends."""
-    runs: set[asyncio.Task[None]] | None = getattr(app.state, "runs", None)
-    if runs is None:
-        runs = app.state.runs = set()
+    found: set[asyncio.Task[None]] | None = getattr(app.state, "runs", None)
+    runs: set[asyncio.Task[None]] = found if found is not None else set()
+    app.state.runs = runs
+    metrics: Metrics = app.state.metrics
     task = asyncio.ensure_future(work)
     runs.add(task)
-    task.add_done_callback(runs.discard)
+    metrics.runs_active.set(len(runs))
+
+    def done(ended: asyncio.Task[None]) -> None:
+        runs.discard(ended)
+        metrics.runs_active.set(len(runs))
+
+    task.add_done_callback(done)
     return task
 
 
-async def cancel_runs(app: Starlette) -> None:
-    """End every background run (the app's shutdown): their journals stay `running` and expire."""
+async def cancel_runs(app: Starlette) -> list[RunRow]:
+    """End every background run (the app's shutdown), after handing their journals over: each
+    becomes `interrupted` at once, with its reply so far. Returns the runs handed over."""
+    leases: RunLeases | None = getattr(app.state, "leases", None)
+    handed: list[RunRow] = []
+    if leases is not None:
+        with contextlib.suppress(StoreError):  # else their leases lapse and a sweep interrupts them
+            handed = await leases.hand_over(INTERRUPTED)
     runs: set[asyncio.Task[None]] = getattr(app.state, "runs", set())
     for task in list(runs):
         task.cancel()
     await asyncio.gather(*runs, return_exceptions=True)
+    return handed
 
 
 async def run_endpoint(request: Request, owner: str, session_id: str, run_id: str) -> Response:
@@ -90,7 +120,3 @@ async def run_endpoint(request: Request, owner: str, session_id: str, run_id: st
     if run is None:
         return error_response(ProtocolError(404, "RUN_NOT_FOUND", f"run {run_id!r} not found"))
     return JSONResponse(journal_body(run))
-
-
-def _now_ms() -> int:
-    return int(time.time() * 1000)

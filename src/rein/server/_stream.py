@@ -1,7 +1,8 @@
 """`POST /api/stream`: one model reply for a session, streamed as the fork's proxy events over SSE.
 
-The body (the fork's, plus rein's fields): `sessionId`; `runId` (optional: journal the run, replay a
-completed one, 409 RUN_IN_PROGRESS for a running one); `model` (optional: the server's configured
+The body (the fork's, plus rein's fields): `sessionId`; `runId` (optional: journal the run under a
+lease, replay a completed one, 409 RUN_IN_PROGRESS for one running on any process, start again one
+that was interrupted); `model` (optional: the server's configured
 provider and model are used, a `model.id` other than the server's is refused); `options.apiKey`
 (ignored unless the server allows client keys); `staticContext`; `contextOverlay` (the whole context)
 or else the branch's messages plus `ephemeralMessages` (never tree entries); rein's `reinEvents`
@@ -35,15 +36,16 @@ from rein.ai import (
     UnknownProviderError,
     get_provider,
 )
+from rein.server import _validate
 from rein.server._attempt import run_reply
 from rein.server._config import ServerConfig
 from rein.server._engines import get_engines
-from rein.server._errors import ProtocolError, error_response, invalid, missing
+from rein.server._errors import ProtocolError, error_response, invalid
 from rein.server._runs import Journal, run_endpoint, spawn
 from rein.server._timebox import check
 from rein.server._view import SessionView
 from rein.server._wire import branch_messages, pi_message, replay_events, wire_message
-from rein.server.web._bus import mirror
+from rein.server.web._relay import mirror
 
 __all__ = ["run_endpoint", "stream_endpoint"]
 
@@ -71,9 +73,11 @@ async def stream_endpoint(request: Request, owner: str, body: dict[str, object])
         return error_response(error)
     if isinstance(prepared, list):
         return _sse_response(_replayed(prepared))
-    store = request.app.state.store
-    journal = Journal(store, owner, prepared.session_id, prepared.run_id)
-    await journal.put("running")
+    journal = Journal(request.app.state.leases, owner, prepared.session_id, prepared.run_id)
+    if not await journal.start():
+        return error_response(
+            ProtocolError(409, "RUN_IN_PROGRESS", f"run {prepared.run_id!r} is already in progress")
+        )
     queue: asyncio.Queue[dict[str, JsonValue] | None] = asyncio.Queue()
     buses = request.app.state.buses
 
@@ -91,18 +95,12 @@ async def _prepare(
     """The validated request, or the events of the completed run it names (a replay)."""
     config: ServerConfig = request.app.state.config
     service = request.app.state.service
-    session_id = body.get("sessionId")
-    if not isinstance(session_id, str) or not session_id:
-        raise missing("sessionId")
-    run_id = body.get("runId")
-    if run_id is not None and (not isinstance(run_id, str) or not run_id):
-        raise invalid("runId", "must be a non-empty string")
+    session_id = _validate.session_id(body.get("sessionId"))  # as init checks it: a key, never a path
+    run_id = None if body.get("runId") is None else _validate.session_id(body["runId"], "runId")
     model_id = _model_id(body.get("model"), config)
     options = _options(body.get("options"), config)
-    static = body.get("staticContext")
+    static = _validate.static_context(body)
     if static is not None:
-        if not isinstance(static, dict):
-            raise invalid("staticContext", "must be an object")
         await service.init(owner, session_id, static)
     view: SessionView | None = await service.get(owner, session_id)
     if view is None or view.static_context is None:
@@ -113,8 +111,6 @@ async def _prepare(
         )
     if run_id is not None:
         run = await request.app.state.store.run(owner, session_id, run_id)
-        if run is not None and run.status == "running":
-            raise ProtocolError(409, "RUN_IN_PROGRESS", f"run {run_id!r} is already in progress")
         if run is not None and run.status == "completed" and run.message is not None:
             journaled = wire_message(json.loads(run.message), "run.message")
             if isinstance(journaled, AssistantMessage):
@@ -209,16 +205,16 @@ async def _run(request: Request, prepared: StreamRequest, journal: Journal, emit
             provider = get_provider(prepared.model.provider)
         except (UnknownProviderError, ImportError) as error:
             message = f"cannot load provider {prepared.model.provider!r}: {error}"
-            await journal.put("failed", error=message)
+            await journal.fail(message)
             emit(_error_event(message))
             return
-        reply = await run_reply(app, prepared, provider, engines, emit)
+        reply = await run_reply(app, prepared, provider, engines, emit, journal.progress)
         await journal.finish(reply, pi_message(reply))
     except asyncio.CancelledError:
         raise
     except Exception as error:  # a store or engine failure: the client and the journal learn it
         message = f"server run failed: {error}"
-        await _quietly(journal.put("failed", error=message))
+        await _quietly(journal.fail(message))
         emit(_error_event(message))
     finally:
         emit(None)

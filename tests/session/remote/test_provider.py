@@ -5,6 +5,9 @@ post-stream sync failure recovered by the next flush without a second model call
 from __future__ import annotations
 
 import asyncio
+import json
+import time
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -140,6 +143,41 @@ def test_a_dropped_stream_is_recovered_by_its_run_id(tmp_path: Path) -> None:
 
     with running_server(tmp_path) as url:
         asyncio.run(go(url))
+
+
+@pytest.mark.slow
+def test_a_run_whose_server_died_ends_the_recovery_as_interrupted(tmp_path: Path) -> None:
+    """The server dies mid-reply and comes back: the run's lease lapses, the run is interrupted, and
+    the client's recovery ends at once with a stream error the loop retries (not a 60 s wait)."""
+    port = free_port()
+    script = tmp_path / "faux-script.json"
+    script.write_text(json.dumps({"delay": 0.02, "chunkSize": 4, "replies": [[{"text": "word " * 400}]]}))
+    args = ("--provider", "faux", "--port", str(port), "--run-lease-seconds", "1")
+    env = {"REIN_FAUX_SCRIPT": str(script)}
+
+    async def go(url: str, later: ExitStack) -> float:
+        session = await open_remote(url, None, "/work")
+        died = 0.0
+        try:
+            session.append_message(user("go"))
+            deltas = 0
+            stream = ServerProvider(session, recovery_timeout=60).stream(MODEL, _context(session))
+            async for event in stream:
+                deltas += event.type == "text_delta"
+                if deltas == 20 and not died:
+                    kill9(url)
+                    died = time.monotonic()
+                    later.enter_context(running_server(tmp_path, env=env, args=args))
+            reply = await stream.result()
+        finally:
+            await session.aclose()
+        assert reply.stop_reason == "error" and reply.error_message is not None
+        assert "interrupted" in reply.error_message, reply.error_message
+        return time.monotonic() - died
+
+    with ExitStack() as later, running_server(tmp_path, env=env, args=args) as url:
+        took = asyncio.run(go(url, later))
+    assert took < 10  # the lease (1 s) and a sweep, not the client's 60 s recovery deadline
 
 
 @pytest.mark.slow

@@ -6,10 +6,10 @@ rate limit as the protocol. Runs started from the page are rein's own agent on t
 session's directory, with rein's built-in extensions (`_host`).
 
     app.state.csrf = new_csrf_token()
-    app.state.buses = Buses()                      # per-session event fan-out (`_bus`)
+    app.state.buses = Buses()                      # per-session events, relayed through the store (`_relay`)
     app.state.web_runs = RunHost(app, buses)       # server-side runs
     routes += web_routes(guarded)                  # `/`, `/static/{name}`, `/web/api/...`
-    app.add_middleware(SecurityMiddleware, csrf=..., loopback=...)   # host, origin and CSRF checks
+    app.add_middleware(SecurityMiddleware, loopback=...)   # host, origin, CSRF (app.state.csrf)
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from __future__ import annotations
 from starlette.routing import BaseRoute, Route
 
 from rein.server.web._api import Guard, api_routes
-from rein.server.web._bus import Buses, EventBus, mirror, sse_response
+from rein.server.web._bus import EventBus, sse_response
 from rein.server.web._host import RunHost
 from rein.server.web._page import index, static
+from rein.server.web._relay import Buses, mirror
 from rein.server.web._security import SecurityMiddleware, new_csrf_token
 
 

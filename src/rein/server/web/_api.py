@@ -21,9 +21,10 @@ from rein.server._limits import read_body
 from rein.server._service import SessionService
 from rein.server._validate import Body, parse_body
 from rein.server._view import SessionView
-from rein.server.web._bus import Buses, sse_response
+from rein.server.web._bus import sse_response
 from rein.server.web._host import RunHost
 from rein.server.web._listing import summary
+from rein.server.web._relay import Buses
 from rein.server.web._render import DEFAULT_LIMIT, conversation, counters
 from rein.server.web._rules import rules_body
 from rein.server.web._tree import tree_html
@@ -68,7 +69,7 @@ def _int(request: Request, name: str, default: int | None) -> int | None:
     value = request.query_params.get(name)
     if value is None or value == "":
         return default
-    if not value.isdigit():
+    if not (value.isascii() and value.isdigit()) or len(value) > 15:  # "²".isdigit() is True
         raise invalid(name, "must be a non-negative integer")
     return int(value)
 
@@ -100,9 +101,9 @@ async def info(request: Request, owner: str) -> Response:
 
 
 async def sessions(request: Request, owner: str) -> Response:
-    host = _host(request)
+    live = await _host(request).live_sessions(owner)
     views = await _service(request).sessions(owner)
-    rows = [summary(view, running=host.running(owner, view.row.session_id)) for view in views]
+    rows = [summary(view, running=view.row.session_id in live) for view in views]
     return JSONResponse({"sessions": rows})
 
 
@@ -128,16 +129,16 @@ async def session(request: Request, owner: str) -> Response:
         limit=_int(request, "limit", DEFAULT_LIMIT) or DEFAULT_LIMIT,
         before=_int(request, "before", None),
     )
-    host = _host(request)
-    running = host.running(owner, view.row.session_id)
-    question = host.question(owner, view.row.session_id)
+    host, sid = _host(request), view.row.session_id
+    running = host.running(owner, sid) or await host.elsewhere(owner, sid) is not None
+    question = await host.question(owner, sid)
     return JSONResponse({
         "id": view.row.session_id, "cwd": view.row.cwd, "leafId": view.row.leaf_id,
         "revision": view.row.revision, "entryCount": view.row.entry_count, "branchLength": len(branch),
         "shownFrom": page.shown_from, "hasEarlier": page.shown_from > 0, "html": page.html,
         "counters": counters(branch),
         "run": {"state": "running" if running else "idle", "question": question},
-        "eventSeq": request.app.state.buses.seq(owner, view.row.session_id),
+        "eventSeq": await request.app.state.buses.seq(owner, sid),
     })  # fmt: skip
 
 
@@ -157,7 +158,13 @@ async def events(request: Request, owner: str) -> Response:
     buses: Buses = request.app.state.buses
     if buses.closed:
         raise ProtocolError(503, "INTERNAL_ERROR", "the server is stopping")
-    return sse_response(buses.of(owner, _sid(request)), _int(request, "after", 0) or 0)
+    # an EventSource that reconnects (to this process or another) says where it was
+    resumed = request.headers.get("last-event-id", "")
+    after = int(resumed) if resumed.isascii() and resumed.isdigit() and len(resumed) < 16 else None
+    if after is None:
+        after = _int(request, "after", 0) or 0
+    sid = _sid(request)
+    return sse_response(buses.of(owner, sid), await buses.attach(owner, sid, after), after)
 
 
 async def prompt(request: Request, owner: str, body: Body) -> Response:
@@ -166,17 +173,17 @@ async def prompt(request: Request, owner: str, body: Body) -> Response:
 
 
 async def steer(request: Request, owner: str, body: Body) -> Response:
-    _host(request).steer(owner, _sid(request), _text(body))
+    await _host(request).steer(owner, _sid(request), _text(body))
     return JSONResponse({"state": "running"}, status_code=202)
 
 
 async def follow_up(request: Request, owner: str, body: Body) -> Response:
-    _host(request).follow_up(owner, _sid(request), _text(body))
+    await _host(request).follow_up(owner, _sid(request), _text(body))
     return JSONResponse({"state": "running"}, status_code=202)
 
 
 async def abort(request: Request, owner: str, body: Body) -> Response:
-    if _host(request).abort(owner, _sid(request)):
+    if await _host(request).abort_any(owner, _sid(request)):
         return JSONResponse({"state": "running"}, status_code=202)
     return JSONResponse({"state": "idle"})
 
@@ -188,7 +195,7 @@ async def answer(request: Request, owner: str, body: Body) -> Response:
     value = body.get("value")
     if value is not None and not isinstance(value, str):
         raise invalid("value", "must be a string or null")
-    _host(request).answer(owner, _sid(request), question, value)
+    await _host(request).answer(owner, _sid(request), question, value)
     return JSONResponse({"answered": question})
 
 

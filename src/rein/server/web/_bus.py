@@ -1,9 +1,10 @@
-"""Per-session event fan-out for the web page: every event gets the session's next sequence number;
-the newest `KEEP` are kept so a page that reconnects with `?after=<seq>` misses nothing.
+"""One session's event fan-out in one process: every event has the session's next sequence number
+(the store's, through `_relay.Buses`, or its own); the newest `KEEP` are kept so a page that
+reconnects with `?after=<seq>` misses nothing.
 
-    bus = buses.of(owner, session_id)
     bus.publish({"type": "run", "state": "running"})       # never blocks, never raises
-    return sse_response(bus, after)                        # text/event-stream, `id:` per event
+    bus.deliver(seq, event)                                # numbered by the store
+    return sse_response(bus, bus.attach(after), after)     # text/event-stream, `id:` per event
 
 A subscriber is an unbounded queue: publishing happens on the run's hot path and must not wait for a
 slow browser; a page that falls behind by more than `KEEP` events refetches the conversation anyway.
@@ -14,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import deque
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 
 from starlette.responses import StreamingResponse
 
@@ -25,6 +26,8 @@ KEEP = 1000
 KEEP_ALIVE_SECONDS = 15.0
 KEEP_ALIVE = ": keep-alive\n\n"
 Event = dict[str, JsonValue]
+CONTROL = "control"
+"""The type of an event that asks the process running a session's run to steer, abort or answer."""
 CLOSED: tuple[int, Event] = (-1, {})
 """Put in a subscriber's queue when the server stops: its stream ends."""
 
@@ -45,6 +48,22 @@ class EventBus:
         for queue in self._queues:
             queue.put_nowait(item)
         return self.seq
+
+    def deliver(self, seq: int, event: Event) -> bool:
+        """Keep and hand out `event` numbered `seq` by the store (never one at or below the newest:
+        a repeat is dropped); False when dropped."""
+        if seq <= self.seq:
+            return False
+        self.seq = seq
+        item = (seq, event)
+        self._kept.append(item)
+        for queue in self._queues:
+            queue.put_nowait(item)
+        return True
+
+    @property
+    def watched(self) -> bool:
+        return bool(self._queues)
 
     def replay(self, after: int) -> list[tuple[int, Event]]:
         """The kept events numbered above `after`, oldest first. An `after` beyond the newest number
@@ -69,43 +88,24 @@ class EventBus:
             queue.put_nowait(CLOSED)
 
 
-class Buses:
-    """The buses of every session this process has published for, by (owner, session id)."""
-
-    def __init__(self) -> None:
-        self._buses: dict[tuple[str, str], EventBus] = {}
-        self.closed = False
-
-    def of(self, owner: str, session_id: str) -> EventBus:
-        return self._buses.setdefault((owner, session_id), EventBus())
-
-    def close(self) -> None:
-        """End every event stream (the server is stopping: it waits for open responses to end)."""
-        self.closed = True
-        for bus in self._buses.values():
-            bus.close()
-
-    def publish(self, owner: str, session_id: str, event: Mapping[str, JsonValue]) -> None:
-        self.of(owner, session_id).publish(dict(event))
-
-    def seq(self, owner: str, session_id: str) -> int:
-        """The newest event number of the session (0 before any): where a page's first stream starts."""
-        bus = self._buses.get((owner, session_id))
-        return bus.seq if bus is not None else 0
-
-
 def frame(seq: int, event: Event) -> str:
     return f"id: {seq}\ndata: {json.dumps(event, ensure_ascii=False)}\n\n"
 
 
-async def _stream(bus: EventBus, after: int, keep_alive: float) -> AsyncIterator[str]:
-    queue, kept = bus.attach(after)
+async def _stream(
+    bus: EventBus,
+    queue: asyncio.Queue[tuple[int, Event]],
+    kept: list[tuple[int, Event]],
+    after: int,
+    keep_alive: float,
+) -> AsyncIterator[str]:
     try:
         yield KEEP_ALIVE
         last = after
         for seq, event in kept:
             last = seq
-            yield frame(seq, event)
+            if event.get("type") != CONTROL:
+                yield frame(seq, event)
         while True:
             try:
                 seq, event = await asyncio.wait_for(queue.get(), keep_alive)
@@ -116,30 +116,24 @@ async def _stream(bus: EventBus, after: int, keep_alive: float) -> AsyncIterator
                 return
             if seq > last:  # already replayed from `kept` otherwise
                 last = seq
-                yield frame(seq, event)
+                if event.get("type") != CONTROL:  # a steer for another process's run: not the page's
+                    yield frame(seq, event)
     finally:
         bus.detach(queue)
 
 
-def sse_response(bus: EventBus, after: int, keep_alive: float = KEEP_ALIVE_SECONDS) -> StreamingResponse:
-    """The session's events after `after` as `text/event-stream`, a keep-alive comment first and
-    every `keep_alive` seconds of quiet."""
+def sse_response(
+    bus: EventBus,
+    attached: tuple[asyncio.Queue[tuple[int, Event]], list[tuple[int, Event]]],
+    after: int,
+    keep_alive: float = KEEP_ALIVE_SECONDS,
+) -> StreamingResponse:
+    """The session's events after `after` (`attached`: the queue and kept events of `bus.attach`
+    or `Buses.attach`) as `text/event-stream`, a keep-alive comment first and every `keep_alive`
+    seconds of quiet."""
+    queue, kept = attached
     return StreamingResponse(
-        _stream(bus, after, keep_alive),
+        _stream(bus, queue, kept, after, keep_alive),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
-
-
-_PROXY_SOURCES = {"text_delta": "text", "thinking_delta": "thinking", "toolcall_delta": "tool"}
-
-
-def mirror(buses: Buses | None, owner: str, session_id: str, event: Mapping[str, JsonValue] | None) -> None:
-    """Publish a `/api/stream` run's proxy event on the session's bus, as a `delta` (its text, thinking
-    and tool-call deltas; the rest the page learns by refetching)."""
-    if buses is None or event is None:
-        return
-    source = _PROXY_SOURCES.get(str(event.get("type")))
-    delta = event.get("delta")
-    if source is not None and isinstance(delta, str) and delta:
-        buses.publish(owner, session_id, {"type": "delta", "source": source, "text": delta})

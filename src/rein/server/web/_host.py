@@ -18,6 +18,7 @@ never takes the server down; shutdown cancels runs (`_runs.cancel_runs`) and dis
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,10 +30,13 @@ from rein.ai import AssistantMessage, JsonValue, Model, StreamOptions, UnknownPr
 from rein.builtins import load_extensions
 from rein.server._config import ServerConfig
 from rein.server._errors import ProtocolError
+from rein.server._leases import WEB_RUN, RunLeases, now_ms
 from rein.server._runs import spawn
 from rein.server._service import SessionService
-from rein.server.web._bus import Buses
+from rein.server.store import RunRow, StoreError
+from rein.server.web._bus import CONTROL
 from rein.server.web._events import agent_events
+from rein.server.web._relay import Buses
 from rein.server.web._render import counters
 from rein.server.web._session import ServerSession
 from rein.server.web._ui import WebUI
@@ -46,6 +50,8 @@ SYSTEM_PROMPT = (
 )
 """The system prompt of a local `rein` run (`rein.cli.agent`), which the server must not import."""
 Key = tuple[str, str]
+CONTROL_TTL_MS = 60_000
+"""A steer or answer for a run elsewhere that waited longer than this is stale: not run."""
 
 
 @dataclass(slots=True)
@@ -55,6 +61,8 @@ class _Run:
     ui: WebUI
     task: asyncio.Task[None] | None = None
     fired: list[str] = field(default_factory=list)
+    lease: RunRow | None = None
+    """The run's journal record while it runs (`WEB_RUN`, held under this process's lease)."""
 
     @property
     def running(self) -> bool:
@@ -73,6 +81,12 @@ class RunHost:
         self.buses = buses
         self._runs: dict[Key, _Run] = {}
         self._locks: dict[Key, asyncio.Lock] = {}
+        buses.on_control = self._control
+
+    @property
+    def leases(self) -> RunLeases:
+        leases: RunLeases = self.app.state.leases
+        return leases
 
     @property
     def config(self) -> ServerConfig:
@@ -85,12 +99,40 @@ class RunHost:
         return service
 
     def running(self, owner: str, sid: str) -> bool:
+        """A page run of the session is going on in this process."""
         run = self._runs.get((owner, sid))
         return run is not None and run.running
 
-    def question(self, owner: str, sid: str) -> dict[str, JsonValue] | None:
+    async def elsewhere(self, owner: str, sid: str) -> RunRow | None:
+        """The session's page run going on in another process (its live journal record)."""
+        if self.running(owner, sid):
+            return None
+        runs = await self.leases.store.live_runs(owner, now_ms())
+        return next((r for r in runs if r.session_id == sid and r.run_id == WEB_RUN), None)
+
+    async def live_sessions(self, owner: str) -> set[str]:
+        """The owner's sessions with a page run going on, in any process."""
+        runs = await self.leases.store.live_runs(owner, now_ms())
+        remote = {run.session_id for run in runs if run.run_id == WEB_RUN}
+        return remote | {sid for (who, sid), run in self._runs.items() if who == owner and run.running}
+
+    async def question(self, owner: str, sid: str) -> dict[str, JsonValue] | None:
+        """The open question of the session's run, here or in another process (from its events)."""
         run = self._runs.get((owner, sid))
-        return run.ui.question if run is not None and run.running else None
+        if run is not None and run.running:
+            return run.ui.question
+        if await self.elsewhere(owner, sid) is None:
+            return None
+        open_: dict[str, JsonValue] | None = None
+        for event in await self.buses.recent(owner, sid):
+            kind = event.get("type")
+            if kind == "question":
+                open_ = event
+            elif (kind == "answered" and open_ is not None and event.get("id") == open_.get("id")) or (
+                kind == "run" and event.get("state") == "idle"
+            ):
+                open_ = None
+        return open_
 
     def _publish(self, owner: str, sid: str, event: dict[str, JsonValue]) -> None:
         self.buses.publish(owner, sid, event)
@@ -101,6 +143,12 @@ class RunHost:
             if self.running(owner, sid):
                 raise ProtocolError(409, "RUN_IN_PROGRESS", f"session {sid!r} has a run going: steer it")
             run = await self._ready(owner, sid)
+            run.lease = await self.leases.claim(owner, sid, WEB_RUN)
+            if run.lease is None:
+                raise ProtocolError(
+                    409, "RUN_IN_PROGRESS", f"session {sid!r} has a run going on another server: steer it"
+                )
+            await self.buses.follow(owner, sid)  # steers and answers from other processes reach it
             self._publish(owner, sid, {"type": "run", "state": "running"})
             run.task = spawn(self.app, self._run(owner, sid, run, text))
 
@@ -196,13 +244,15 @@ class RunHost:
         return counters(run.store.wire_branch())
 
     async def _run(self, owner: str, sid: str, run: _Run, text: str) -> None:
+        failure: str | None = None
         try:
             await run.agent.prompt(text)
         except asyncio.CancelledError:
             run.ui.dismiss_all()
             raise
         except Exception as error:  # the run's failure is the page's to show, never the server's end
-            self._publish(owner, sid, {"type": "error", "message": f"the run failed: {error}"})
+            failure = f"the run failed: {error}"
+            self._publish(owner, sid, {"type": "error", "message": failure})
         try:
             await run.store.flush()
         except Exception as error:
@@ -210,8 +260,17 @@ class RunHost:
                 owner, sid, {"type": "error", "message": f"the session could not be saved: {error}"}
             )
         run.ui.dismiss_all()
+        await self._finish(owner, sid, run, failure)
         self._publish(owner, sid, {"type": "usage", "counters": self._counters(run)})
         self._publish(owner, sid, {"type": "run", "state": "idle"})
+
+    async def _finish(self, owner: str, sid: str, run: _Run, failure: str | None) -> None:
+        self.buses.unfollow(owner, sid)
+        lease, run.lease = run.lease, None
+        if lease is None:
+            return
+        with contextlib.suppress(StoreError):  # else the lease lapses and a sweep interrupts it
+            await self.leases.finish(lease, "failed" if failure else "completed", error=failure)
 
     def _live(self, owner: str, sid: str) -> _Run:
         run = self._runs.get((owner, sid))
@@ -219,14 +278,50 @@ class RunHost:
             raise no_run(sid)
         return run
 
-    def steer(self, owner: str, sid: str, text: str) -> None:
-        self._live(owner, sid).agent.steer(text)
+    async def _remote(self, owner: str, sid: str, action: dict[str, JsonValue]) -> bool:
+        """Send `action` to the session's run in another process (a `control` event its holder runs);
+        False when no process runs it."""
+        elsewhere = await self.elsewhere(owner, sid)
+        if elsewhere is None or elsewhere.holder is None:
+            return False
+        self._publish(owner, sid, {"type": CONTROL, "to": elsewhere.holder, "at": now_ms(), **action})
+        return True
 
-    def follow_up(self, owner: str, sid: str, text: str) -> None:
-        self._live(owner, sid).agent.follow_up(text)
+    def _control(self, owner: str, sid: str, event: dict[str, JsonValue]) -> None:
+        """A control event reached this process: run it if it is for the run held here."""
+        run = self._runs.get((owner, sid))
+        at = event.get("at")
+        if run is None or not run.running or run.lease is None or event.get("to") != run.lease.holder:
+            return
+        if not isinstance(at, int) or now_ms() - at > CONTROL_TTL_MS:
+            return
+        text, action = event.get("text"), event.get("action")
+        if action == "steer" and isinstance(text, str):
+            run.agent.steer(text)
+        elif action == "follow_up" and isinstance(text, str):
+            run.agent.follow_up(text)
+        elif action == "abort":
+            self.abort(owner, sid)
+        elif action == "answer" and isinstance(event.get("questionId"), str):
+            value = event.get("value")
+            run.ui.answer(str(event["questionId"]), value if isinstance(value, str) else None)
+
+    async def steer(self, owner: str, sid: str, text: str) -> None:
+        run = self._runs.get((owner, sid))
+        if run is not None and run.running:
+            run.agent.steer(text)
+        elif not await self._remote(owner, sid, {"action": "steer", "text": text}):
+            raise no_run(sid)
+
+    async def follow_up(self, owner: str, sid: str, text: str) -> None:
+        run = self._runs.get((owner, sid))
+        if run is not None and run.running:
+            run.agent.follow_up(text)
+        elif not await self._remote(owner, sid, {"action": "follow_up", "text": text}):
+            raise no_run(sid)
 
     def abort(self, owner: str, sid: str) -> bool:
-        """Abort the run; False when there was none."""
+        """Abort the run here; False when there was none."""
         run = self._runs.get((owner, sid))
         if run is None or not run.running:
             return False
@@ -234,16 +329,26 @@ class RunHost:
         run.ui.dismiss_all()
         return True
 
-    def answer(self, owner: str, sid: str, question_id: str, value: str | None) -> None:
+    async def abort_any(self, owner: str, sid: str) -> bool:
+        """Abort the session's run, here or in another process; False when there was none."""
+        return self.abort(owner, sid) or await self._remote(owner, sid, {"action": "abort"})
+
+    async def answer(self, owner: str, sid: str, question_id: str, value: str | None) -> None:
         run = self._runs.get((owner, sid))
-        if run is None or not run.ui.answer(question_id, value):
+        if run is not None and run.ui.answer(question_id, value):
+            return
+        question = await self.question(owner, sid)
+        if question is None or question.get("id") != question_id:
+            raise ProtocolError(404, "QUESTION_NOT_FOUND", f"no open question {question_id!r}")
+        action: dict[str, JsonValue] = {"action": "answer", "questionId": question_id, "value": value}
+        if not await self._remote(owner, sid, action):
             raise ProtocolError(404, "QUESTION_NOT_FOUND", f"no open question {question_id!r}")
 
     async def switch(self, owner: str, sid: str, entry_id: str) -> str | None:
         """Continue from `entry_id`: the leaf moves there (through the live agent, so its extensions
         restore the branch's state). 409 while running; 400 LEAF_ID_NOT_FOUND for an unknown entry."""
         async with self._locks.setdefault((owner, sid), asyncio.Lock()):
-            if self.running(owner, sid):
+            if self.running(owner, sid) or await self.elsewhere(owner, sid) is not None:
                 raise ProtocolError(
                     409, "RUN_IN_PROGRESS", f"session {sid!r} has a run going: abort it first"
                 )

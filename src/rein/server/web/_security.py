@@ -5,8 +5,10 @@
 - Cross-site requests: a mutating request whose `Origin` is present and not the request's own
   scheme://host:port, or whose `Sec-Fetch-Site` is `cross-site`, is 403 CSRF_FAILED. Non-browser
   clients send neither header, so `rein --server` and the fork's clients are unaffected.
-- CSRF token: a mutating `/web/api` request must carry `X-Rein-CSRF` equal to this process's token
-  (in the page's `<meta name="rein-csrf">`), compared in constant time; else 403 CSRF_FAILED.
+- CSRF token: a mutating `/web/api` request must carry `X-Rein-CSRF` equal to the server's token
+  (in the page's `<meta name="rein-csrf">`; `app.state.csrf`, one secret kept in the store, so every
+  process behind a load balancer takes the page another served), compared in constant time; else
+  403 CSRF_FAILED.
 """
 
 from __future__ import annotations
@@ -63,12 +65,12 @@ def check(scope: Scope, *, csrf: str, loopback: bool) -> ProtocolError | None:
 class SecurityMiddleware:
     """An ASGI middleware applying `check` to every HTTP request before any route sees it."""
 
-    def __init__(self, app: ASGIApp, *, csrf: str, loopback: bool) -> None:
-        self.app, self.csrf, self.loopback = app, csrf, loopback
+    def __init__(self, app: ASGIApp, *, loopback: bool) -> None:
+        self.app, self.loopback = app, loopback
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            refused = check(scope, csrf=self.csrf, loopback=self.loopback)
+            refused = check(scope, csrf=str(scope["app"].state.csrf), loopback=self.loopback)
             if refused is not None:
                 where = f"{scope.get('method')} {scope.get('path')}"
                 print(

@@ -169,6 +169,8 @@ class ServerProvider:
                         return DoneEvent(reason=ended, message=message)
             if status == "failed":
                 raise ServerError("provider_stream", f"run {run_id} failed: {run.get('errorMessage')}")
+            if status != "running":  # `interrupted`: its server died mid-run; the call is made again
+                raise ServerError("provider_stream", f"run {run_id} {status}: {run.get('errorMessage')}")
             if asyncio.get_running_loop().time() >= deadline:
                 raise ServerError(
                     "provider_stream", f"the stream dropped and run {run_id} did not finish in time"
