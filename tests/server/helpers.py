@@ -80,15 +80,18 @@ def running_server(
     env: Mapping[str, str | None] | None = None,
     args: Sequence[str] = (),
 ) -> Iterator[str]:
-    """Start `rein serve` (on a free port unless `args` has `--port`), wait until `/health` answers,
-    yield its base URL, then stop it (SIGTERM, then SIGKILL after 10 s). The database defaults to
-    `tmp/sessions.db`, so a second `running_server(tmp)` reopens the same sessions."""
+    """Start `rein serve` (on a free port unless `args` has `--port`; no drain on SIGTERM unless it has
+    `--drain-seconds`), wait until `/health` answers, yield its base URL, then stop it (SIGTERM, then
+    SIGKILL after 10 s). The database defaults to `tmp/sessions.db`, so a second `running_server(tmp)`
+    reopens the same sessions."""
     tmp.mkdir(parents=True, exist_ok=True)
     home = tmp / "home"
     home.mkdir(exist_ok=True)
     command = serve_command("--db", db if db is not None else str(tmp / "sessions.db"), *args)
     if "--port" not in args:
         command += ["--port", "0"]
+    if "--drain-seconds" not in args:  # a test's stop is immediate unless it tests the drain
+        command += ["--drain-seconds", "0"]
     stamp = f"{os.getpid()}-{time.monotonic_ns()}"
     stdout, stderr = tmp / f"serve-{stamp}.out", tmp / f"serve-{stamp}.err"
     with stdout.open("wb") as out, stderr.open("wb") as err:

@@ -2,6 +2,8 @@
 
     with start_postgres() as dsn:              # "postgresql://rein@127.0.0.1:PORT/rein"
         url = new_database(dsn)                # a fresh, empty database on the same server
+    with running_postgres() as pg:             # the same, for tests that stop the database
+        pg.restart()                           # a crash (`-m immediate`), then a start on the same port
 
 PostgreSQL refuses to run as root, so under root the binaries run as the `postgres` account (the
 Debian package creates it) through `runuser`, with the data and socket dirs in a temp dir that
@@ -19,6 +21,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import asyncpg  # type: ignore[import-untyped]
@@ -61,12 +64,54 @@ def _run(argv: list[str], what: str) -> None:
         )
 
 
+@dataclass
+class Postgres:
+    """A running test server: `dsn` is its `rein` database; `stop`, `start` and `restart` keep the port,
+    so the DSN stays valid across them."""
+
+    dsn: str
+    root: Path
+    port: int
+
+    @property
+    def _data(self) -> Path:
+        return self.root / "data"
+
+    def _start_argv(self) -> list[str]:
+        options = f"-p {self.port} -k {self.root / 'sockets'} -c listen_addresses=127.0.0.1 -c fsync=on"
+        log = str(self.root / "server.log")
+        return [_binary("pg_ctl"), "-w", "-t", "60", "-D", str(self._data), "-l", log, "-o", options]
+
+    def start(self) -> None:
+        _run([*self._start_argv(), "start"], "pg_ctl start")
+
+    def stop(self) -> None:
+        """Stop at once, as a crash would (`-m immediate`: no checkpoint, recovery on the next start)."""
+        _run([_binary("pg_ctl"), "-D", str(self._data), "-m", "immediate", "-w", "stop"], "pg_ctl stop")
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    @property
+    def running(self) -> bool:
+        return (self._data / "postmaster.pid").exists()
+
+
 @contextmanager
 def start_postgres(tmp: Path | None = None) -> Iterator[str]:
     """Start a PostgreSQL server and yield the DSN of its `rein` database (user `rein`, trust auth,
     127.0.0.1 only, fsync on). `tmp` is where its dir goes; by default a fresh dir under /tmp, whose
     parents the `postgres` account can traverse (pytest's tmp_path may not be)."""
-    initdb, pg_ctl = _binary("initdb"), _binary("pg_ctl")
+    with running_postgres(tmp) as server:
+        yield server.dsn
+
+
+@contextmanager
+def running_postgres(tmp: Path | None = None) -> Iterator[Postgres]:
+    """`start_postgres`, yielding the server itself (to stop and start it); stopped at the end if it
+    is running."""
+    initdb = _binary("initdb")
     root = Path(tempfile.mkdtemp(prefix="rein-pg-", dir=tmp or "/tmp"))
     root.chmod(0o755)
     data, sockets = root / "data", root / "sockets"
@@ -74,26 +119,25 @@ def start_postgres(tmp: Path | None = None) -> Iterator[str]:
     if os.geteuid() == 0:
         shutil.chown(root, "postgres", "postgres")
         shutil.chown(sockets, "postgres", "postgres")
-    started = False
+    server: Postgres | None = None
     try:
         _run([initdb, "-A", "trust", "-U", "rein", "-E", "UTF8", "--no-locale", "-D", str(data)], "initdb")
         for attempt in range(3):
             port = _free_port()
-            options = f"-p {port} -k {sockets} -c listen_addresses=127.0.0.1 -c fsync=on"
-            start = [pg_ctl, "-w", "-t", "60", "-D", str(data), "-l", str(root / "server.log"), "-o", options]
+            candidate = Postgres(dsn=f"postgresql://rein@127.0.0.1:{port}/rein", root=root, port=port)
             try:
-                _run([*start, "start"], "pg_ctl start")
+                candidate.start()
+                server = candidate
                 break
             except RuntimeError:
                 if attempt == 2:  # the port was taken between the probe and the start: try another
                     raise
-        started = True
-        dsn = f"postgresql://rein@127.0.0.1:{port}"
-        execute(f"{dsn}/postgres", "CREATE DATABASE rein")
-        yield f"{dsn}/rein"
+        assert server is not None
+        execute(f"{server.dsn.rpartition('/')[0]}/postgres", "CREATE DATABASE rein")
+        yield server
     finally:
-        if started:
-            _run([pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"], "pg_ctl stop")
+        if server is not None and server.running:
+            server.stop()
         shutil.rmtree(root, ignore_errors=True)
 
 

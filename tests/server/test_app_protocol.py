@@ -179,6 +179,8 @@ def test_openapi_lists_every_route(api: httpx2.Client) -> None:
         ("POST", "/api/stream"),
         ("POST", "/api/request/chunk"),
         ("GET", "/health"),
+        ("GET", "/ready"),
+        ("GET", "/metrics"),
         ("GET", "/openapi.json"),
     }
     expected |= {("GET", "/api/sessions"), ("GET", "/api/session/{session_id}/history")}
@@ -189,6 +191,8 @@ def test_openapi_lists_every_route(api: httpx2.Client) -> None:
         "$ref": "#/components/schemas/Tree"
     }
     assert {"200", "400", "401", "413", "429"} <= set(append["responses"])
+    assert "text/plain" in doc["paths"]["/metrics"]["get"]["responses"]["200"]["content"]
+    assert doc["paths"]["/ready"]["get"]["security"] == [], "a balancer's probe carries no token"
     for item in doc["paths"].values():
         for operation in item.values():
             for schema in _refs(operation):

@@ -56,6 +56,29 @@ def serve(
     rate_per_minute: Annotated[
         int, typer.Option(metavar="<n>", help="Requests a minute per user (0: no limit).", min=0)
     ] = 600,
+    max_pending_chunks_mb: Annotated[
+        int, typer.Option(metavar="<mb>", help="Chunks of unfinished uploads, all users.", min=1)
+    ] = 256,
+    max_pending_chunks_mb_per_user: Annotated[
+        int, typer.Option(metavar="<mb>", help="The same, per user (0: only the total).", min=0)
+    ] = 64,
+    header_timeout: Annotated[
+        int,
+        typer.Option(
+            metavar="<s>", help="Close a connection that sends no full request head (0: never).", min=0
+        ),
+    ] = 10,
+    body_timeout: Annotated[
+        int, typer.Option(metavar="<s>", help="408 for a request body idle this long (0: never).", min=0)
+    ] = 30,
+    max_connections_per_client: Annotated[
+        int,
+        typer.Option(
+            metavar="<n>",
+            help="Open connections per client address; behind a proxy, raise it (0: no limit).",
+            min=0,
+        ),
+    ] = 128,
     timebox: Annotated[
         str | None,
         typer.Option(metavar="<budget>", help='Every session\'s budget, e.g. "30m turns:20 tokens:2M".'),
@@ -68,6 +91,22 @@ def serve(
             " (default: the session directory's [rein] approve, else ask).",
         ),
     ] = None,
+    drain_seconds: Annotated[
+        int,
+        typer.Option(
+            metavar="<s>",
+            help="On SIGTERM, answer /ready 503 and keep serving this long before stopping.",
+            min=0,
+        ),
+    ] = 5,
+    run_lease_seconds: Annotated[
+        int,
+        typer.Option(
+            metavar="<s>",
+            help="A run's lease: when its process dies, the run is marked interrupted this long after.",
+            min=1,
+        ),
+    ] = 10,
 ) -> None:
     """Serve sessions over HTTP on HOST:PORT (127.0.0.1:4217 by default) until stopped. Any address
     but loopback needs REIN_SERVER_TOKEN (bearer auth) or --tokens-file. Provider keys come from this
@@ -79,7 +118,11 @@ def serve(
         "host": host, "port": port, "db": db, "tokens_file": tokens_file, "provider": provider,
         "model": model, "base_url": base_url, "allow_client_keys": allow_client_keys,
         "max_request_kb": max_request_kb, "rate_per_minute": rate_per_minute, "cwd": str(Path.cwd()),
-        "timebox": timebox, "approve": approve,
+        "timebox": timebox, "approve": approve, "drain_seconds": drain_seconds,
+        "max_pending_chunks_mb": max_pending_chunks_mb,
+        "max_pending_chunks_mb_per_user": max_pending_chunks_mb_per_user, "header_timeout": header_timeout,
+        "body_timeout": body_timeout, "max_connections_per_client": max_connections_per_client,
+        "run_lease_seconds": run_lease_seconds,
     }  # fmt: skip
     try:
         config = load_config(options, os.environ)

@@ -11,6 +11,7 @@ and by the chunk endpoint, whose completed requests dispatch into it.
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -25,8 +26,12 @@ from starlette.routing import BaseRoute, Route
 from rein.server import _handlers as h
 from rein.server._chunks import Assembled, ChunkReceiver
 from rein.server._config import ServerConfig, is_loopback
-from rein.server._errors import ProtocolError, error_response
+from rein.server._errors import ProtocolError, error_response, store_failure
+from rein.server._leases import RunLeases
 from rein.server._limits import RateLimiter, owner_of, read_body
+from rein.server._maintenance import Maintenance, announce
+from rein.server._metrics import CONTENT_TYPE, Metrics
+from rein.server._observe import ObserveMiddleware, Readiness
 from rein.server._openapi import Operation, document
 from rein.server._runs import cancel_runs
 from rein.server._service import SessionService
@@ -92,9 +97,12 @@ GETS: tuple[tuple[GetHandler, Operation], ...] = (
 )
 
 CHUNK = _op("POST", CHUNK_ENDPOINT, "A piece of a large request.", "Chunk", answer=ANY, stream=True)
-HEALTH = _op("GET", "/health", "Liveness.", answer=ANY, public=True)
+HEALTH = _op("GET", "/health", "Liveness: the process answers (no store access).", answer=ANY, public=True)
+READY = _op("GET", "/ready", "Readiness: 503 while draining or the store is away.", answer=ANY, public=True)
+METRICS = _op("GET", "/metrics", "Prometheus metrics.", answer={"type": "string"}, media="text/plain")
 OPENAPI = _op("GET", "/openapi.json", "This document.", answer=ANY)
-OPERATIONS = (*(op for _, op in POSTS.values()), *(op for _, op in GETS), CHUNK, HEALTH, OPENAPI)
+OPERATIONAL = (HEALTH, READY, METRICS, OPENAPI)
+OPERATIONS = (*(op for _, op in POSTS.values()), *(op for _, op in GETS), CHUNK, *OPERATIONAL)
 
 
 def _log(request: Request, status: int, code: str, message: str) -> None:
@@ -122,10 +130,15 @@ async def _guarded(request: Request, answer: Callable[[str], Awaitable[Response]
     except (RevisionConflict, WriterFenced) as err:
         return _refuse(
             request,
-            ProtocolError(409, "WRITER_FENCED", f"the session is being written elsewhere, retry: {err}"),
+            ProtocolError(
+                409,
+                "WRITER_FENCED",
+                f"the session is being written elsewhere, retry: {err}",
+                {"retryAfter": 1},
+            ),
         )
-    except StoreError as err:
-        return _refuse(request, ProtocolError(500, "INTERNAL_ERROR", f"store failure: {err}"))
+    except StoreError as err:  # 503 + Retry-After: the database is away, the client retries
+        return _refuse(request, store_failure(err))
     except Exception as err:  # the edge: a bug answers 500 and a line on stderr, not a dropped connection
         return _refuse(request, ProtocolError(500, "INTERNAL_ERROR", f"{type(err).__name__}: {err}"))
 
@@ -167,6 +180,26 @@ async def _health(request: Request) -> Response:
     return JSONResponse({"status": "ok"})
 
 
+async def _ready(request: Request) -> Response:
+    """For a load balancer: stop sending here while draining (SIGTERM) or while the store is away."""
+    if request.app.state.draining:
+        return JSONResponse({"status": "draining"}, status_code=503)
+    readiness: Readiness = request.app.state.readiness
+    problem = await readiness.problem(request.app.state.store)
+    if problem is not None:
+        return JSONResponse({"status": f"store unavailable: {problem}"}, status_code=503)
+    return JSONResponse({"status": "ready"})
+
+
+async def _metrics(request: Request) -> Response:
+    metrics: Metrics = request.app.state.metrics
+    return await _guarded(request, lambda owner: _text(metrics.render()))
+
+
+async def _text(body: bytes) -> Response:
+    return Response(body, media_type=CONTENT_TYPE)
+
+
 async def _openapi(request: Request) -> Response:
     return await _guarded(request, lambda owner: _document())
 
@@ -186,8 +219,9 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
     """The app. Without `store`, the lifespan opens `config.db` (SQLite under `config.home` when
     empty) and closes it on shutdown. `app.state` carries `config`, `store`, `service` (the
     SessionService), `chunks`, `limiter`, `engines` (None until the stream handlers make them), and
-    the web page's `csrf` token, event `buses` and `web_runs` (`rein.server.web`). Every request
-    passes `SecurityMiddleware` first (Host, Origin and CSRF checks)."""
+    the web page's `csrf` token, event `buses` and `web_runs` (`rein.server.web`), `metrics`
+    (`/metrics`), `readiness` and `draining` (`/ready`). Every request is counted and timed
+    (`ObserveMiddleware`), then passes `SecurityMiddleware` (Host, Origin and CSRF checks)."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -197,13 +231,30 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
             if store is not None
             else await open_store(config.db or str(default_sqlite_path(config.home)))
         )
-        app.state.service = SessionService(app.state.store, config.holder)
-        app.state.chunks = ChunkReceiver(app.state.store, config.max_pending_chunk_bytes)
+        app.state.service = SessionService(app.state.store, config.holder, metrics=app.state.metrics)
+        app.state.chunks = ChunkReceiver(
+            app.state.store,
+            config.max_pending_chunk_bytes,
+            config.max_pending_chunk_bytes_per_user,
+            app.state.metrics,
+        )
+        app.state.csrf = await app.state.store.secret("csrf", new_csrf_token())
+        app.state.leases = RunLeases(
+            app.state.store, config.holder, config.run_lease_seconds * 1000, app.state.metrics
+        )
+        app.state.buses.start(app.state.store, app.state.metrics)
+        maintenance = Maintenance(app)
+        await maintenance.step()  # listening before the first request; lapsed runs swept at start
+        housekeeping = asyncio.ensure_future(maintenance.run())
         try:
             yield
         finally:
-            await cancel_runs(app)  # a run's journal stays `running` and expires; nothing half-written
+            housekeeping.cancel()
+            await asyncio.gather(housekeeping, return_exceptions=True)
+            # runs are handed over: `interrupted` now, with their reply so far, and the pages told
+            announce(app.state.buses, await cancel_runs(app))
             await app.state.web_runs.close()
+            await app.state.buses.stop()
             if opened:
                 await app.state.store.close()
 
@@ -214,19 +265,25 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
     routes += [
         Route(CHUNK.path, _chunk, methods=["POST"]),
         Route(HEALTH.path, _health, methods=["GET"]),
+        Route(READY.path, _ready, methods=["GET"]),
+        Route(METRICS.path, _metrics, methods=["GET"]),
         Route(OPENAPI.path, _openapi, methods=["GET"]),
     ]
     routes += web_routes(_guarded)
-    csrf = new_csrf_token()
-    security = Middleware(SecurityMiddleware, csrf=csrf, loopback=is_loopback(config.host))
+    security = Middleware(SecurityMiddleware, loopback=is_loopback(config.host))
+    metrics = Metrics()
+    observe = Middleware(ObserveMiddleware, metrics=metrics, routes=routes)  # first: sees refusals too
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
         exception_handlers={HTTPException: _http_error},
-        middleware=[security],
+        middleware=[observe, security],
     )
     app.state.config = config
-    app.state.csrf = csrf
+    app.state.metrics = metrics
+    app.state.readiness = Readiness()
+    app.state.draining = False  # set by `rein serve` on SIGTERM: `/ready` answers 503 from then on
+    app.state.csrf = new_csrf_token()  # until the lifespan reads the store's: the same on every process
     app.state.buses = Buses()
     app.state.web_runs = RunHost(app, app.state.buses)
     app.state.limiter = RateLimiter(config.rate_per_minute)

@@ -19,6 +19,12 @@ from rein.server._timebox import TimeboxSpec, parse_timebox
 DEFAULT_PORT = 4217
 DEFAULT_MAX_REQUEST_BYTES = 512 * 1024
 DEFAULT_MAX_PENDING_CHUNK_BYTES = 256 * 1024 * 1024
+DEFAULT_MAX_PENDING_CHUNK_BYTES_PER_USER = 64 * 1024 * 1024
+DEFAULT_HEADER_TIMEOUT = 10
+DEFAULT_BODY_TIMEOUT = 30
+DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 128
+DEFAULT_DRAIN_SECONDS = 5
+DEFAULT_RUN_LEASE_SECONDS = 10
 PROVIDER_KEYS: Mapping[str, str] = MappingProxyType({
     "anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY", "openai-responses": "OPENAI_API_KEY",
 })  # fmt: skip
@@ -53,6 +59,17 @@ class ServerConfig:
     max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES
     """Larger bodies get 413 REQUEST_TOO_LARGE; clients send them as chunks."""
     max_pending_chunk_bytes: int = DEFAULT_MAX_PENDING_CHUNK_BYTES
+    """Chunks of uploads not yet complete, all users together; a chunk beyond gets 413."""
+    max_pending_chunk_bytes_per_user: int = DEFAULT_MAX_PENDING_CHUNK_BYTES_PER_USER
+    """The same, per user (0: only the total cap), so one user's uploads never refuse another's."""
+    header_timeout: int = DEFAULT_HEADER_TIMEOUT
+    """Seconds a connection has to send a complete request head, from its opening or from the last
+    response (0: no limit); then it is closed (`rein.server._http`)."""
+    body_timeout: int = DEFAULT_BODY_TIMEOUT
+    """Seconds a request body may go without a byte before 408 (0: no limit)."""
+    max_connections_per_client: int = DEFAULT_MAX_CONNECTIONS_PER_CLIENT
+    """Open connections from one IP address (0: no limit); one more is answered 503 and closed. Behind
+    a load balancer every connection comes from its address: raise this, or set 0."""
     rate_per_minute: int = 600
     """Requests per minute per owner (a token bucket); 0 turns the limit off."""
     cwd: str = "."
@@ -61,10 +78,16 @@ class ServerConfig:
     """`--timebox`: the budget every session on the server gets (`rein.server._timebox`)."""
     holder: str = field(default_factory=lambda: uuid.uuid4().hex)
     """This process's writer-lease holder id."""
+    run_lease_seconds: int = DEFAULT_RUN_LEASE_SECONDS
+    """`--run-lease-seconds`: a run's lease, renewed every third of it while the run goes on; when
+    its process dies, any process marks the run interrupted once it lapsed."""
     home: Path = field(default_factory=Path.home)
     approve: Approve | None = None
     """`--approve`: how the web page's runs approve bash, write and edit calls (None: the session
     directory's `[rein] approve` setting, else "ask": the page is asked)."""
+    drain_seconds: int = DEFAULT_DRAIN_SECONDS
+    """`--drain-seconds`: after SIGTERM, how long `/ready` answers 503 draining while requests are still
+    served, so a load balancer stops sending before the process stops."""
 
     @property
     def auth_required(self) -> bool:
@@ -142,11 +165,20 @@ def load_config(args: Mapping[str, object], env: Mapping[str, str]) -> ServerCon
         api_key=(env.get(key_variable) or None) if key_variable else None,
         allow_client_keys=bool(args.get("allow_client_keys")),
         max_request_bytes=number("max_request_kb", DEFAULT_MAX_REQUEST_BYTES, 1024),
+        max_pending_chunk_bytes=number("max_pending_chunks_mb", DEFAULT_MAX_PENDING_CHUNK_BYTES, 1024 * 1024),
+        max_pending_chunk_bytes_per_user=number(
+            "max_pending_chunks_mb_per_user", DEFAULT_MAX_PENDING_CHUNK_BYTES_PER_USER, 1024 * 1024
+        ),
+        header_timeout=number("header_timeout", DEFAULT_HEADER_TIMEOUT),
+        body_timeout=number("body_timeout", DEFAULT_BODY_TIMEOUT),
+        max_connections_per_client=number("max_connections_per_client", DEFAULT_MAX_CONNECTIONS_PER_CLIENT),
         rate_per_minute=number("rate_per_minute", 600),
         cwd=text("cwd") or ".",
         timebox=_timebox(text("timebox") or ""),
         home=Path(env["HOME"]) if env.get("HOME") else Path.home(),
         approve=_approve(text("approve")),
+        drain_seconds=number("drain_seconds", DEFAULT_DRAIN_SECONDS),
+        run_lease_seconds=max(1, number("run_lease_seconds", DEFAULT_RUN_LEASE_SECONDS)),
     )
 
 

@@ -119,6 +119,8 @@ class Operation:
     query: Sequence[str] = ()
     stream: bool = False
     public: bool = False
+    media: str = "application/json"
+    """The content type of a success (`/metrics` answers Prometheus's text format)."""
 
 
 def document(operations: Sequence[Operation]) -> dict[str, object]:
@@ -138,7 +140,7 @@ def document(operations: Sequence[Operation]) -> dict[str, object]:
 
 
 def _operation(op: Operation) -> dict[str, object]:
-    content: Mapping[str, object] = {"application/json": {"schema": op.answer}}
+    content: Mapping[str, object] = {op.media: {"schema": op.answer}}
     if op.stream:
         content = {**content, "text/event-stream": {"schema": {"type": "string"}}}
     error = {"content": {"application/json": {"schema": ref("Error")}}}
