@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -80,8 +81,15 @@ class RunHost:
         self.app = app
         self.buses = buses
         self._runs: dict[Key, _Run] = {}
-        self._locks: dict[Key, asyncio.Lock] = {}
+        # weak: a lock lives while someone holds or waits for it, not once per id ever asked about
+        self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = weakref.WeakValueDictionary()
         buses.on_control = self._control
+
+    def _lock(self, owner: str, sid: str) -> asyncio.Lock:
+        lock = self._locks.get((owner, sid))
+        if lock is None:
+            lock = self._locks[(owner, sid)] = asyncio.Lock()
+        return lock
 
     @property
     def leases(self) -> RunLeases:
@@ -139,7 +147,7 @@ class RunHost:
 
     async def prompt(self, owner: str, sid: str, text: str) -> None:
         """Start a run of `text`; 409 RUN_IN_PROGRESS when one is going, 404 for an unknown session."""
-        async with self._locks.setdefault((owner, sid), asyncio.Lock()):
+        async with self._lock(owner, sid):
             if self.running(owner, sid):
                 raise ProtocolError(409, "RUN_IN_PROGRESS", f"session {sid!r} has a run going: steer it")
             run = await self._ready(owner, sid)
@@ -347,7 +355,7 @@ class RunHost:
     async def switch(self, owner: str, sid: str, entry_id: str) -> str | None:
         """Continue from `entry_id`: the leaf moves there (through the live agent, so its extensions
         restore the branch's state). 409 while running; 400 LEAF_ID_NOT_FOUND for an unknown entry."""
-        async with self._locks.setdefault((owner, sid), asyncio.Lock()):
+        async with self._lock(owner, sid):
             if self.running(owner, sid) or await self.elsewhere(owner, sid) is not None:
                 raise ProtocolError(
                     409, "RUN_IN_PROGRESS", f"session {sid!r} has a run going: abort it first"
