@@ -58,6 +58,8 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.runtime
 	$(BIN)/python -m bench.local
 	$(BIN)/python -m bench.server
+	$(BIN)/python -m bench.failover
+	$(BIN)/python -m bench.hostile
 	$(BIN)/python -m bench.web
 
 # The reference under docs/ as a site in site/; strict: a broken link or anchor fails the build.
