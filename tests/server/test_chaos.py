@@ -32,7 +32,7 @@ from tests.server.test_faults import Upload as Chunks
 pytestmark = [pytest.mark.postgres, pytest.mark.slow, pytest.mark.nginx]
 
 SEED = int(os.environ.get("REIN_CHAOS_SEED", "1729"))
-CHAOS_SECONDS = 40.0
+CHAOS_SECONDS = 30.0
 CALM_SECONDS = 3.0
 """After the chaos, the load goes on this long with every node and the database up."""
 REQUEST_DEADLINE = 30.0
@@ -172,7 +172,7 @@ class Chaos:
         began = time.monotonic()
         try:
             while time.monotonic() + 1 < until:
-                time.sleep(self.rng.uniform(1.0, 3.0))
+                time.sleep(self.rng.uniform(0.5, 1.5))
                 at = f"{time.monotonic() - began:5.1f}s"
                 if self.rng.random() < 0.75:
                     node = self.rng.randrange(len(self.cluster.nodes))

@@ -20,7 +20,7 @@ from tests.server.web.helpers import IDLE, Web, csrf_of
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 LEASE = 2
-SLOW = "word " * 200  # 1,000 characters, 4 a chunk, 30 ms a chunk: 7.5 s of streaming
+SLOW = "word " * 200  # 1,000 characters, 4 a chunk, 20 ms a chunk: 5 s of streaming
 
 
 @dataclass
@@ -33,7 +33,7 @@ class Pair:
 def two_nodes(tmp: Path, pg_url: str, replies: list[object]) -> Iterator[Pair]:
     db = new_database(pg_url)
     script = tmp / "faux-script.json"
-    script.write_text(json.dumps({"delay": 0.03, "chunkSize": 4, "replies": replies}))
+    script.write_text(json.dumps({"delay": 0.02, "chunkSize": 4, "replies": replies}))
     args = ("--approve", "ask", "--run-lease-seconds", str(LEASE), "--drain-seconds", "0")
     with ExitStack() as stack:
         webs: list[Web] = []
