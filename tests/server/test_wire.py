@@ -72,10 +72,30 @@ def test_pi_fields_are_pis() -> None:
 
 
 @pytest.mark.parametrize(
+    "stop", ["pending", "stop", "length", "toolUse", "error", "aborted", "deferred", "a-later-reason"]
+)
+def test_every_stop_reason_pi_has_and_any_later_one_is_accepted(stop: str) -> None:
+    """pi-ai's `StopReason` (types.ts, the fork's commit 54b1ac3) and a value a later pi may add: the
+    client resends its whole context every turn, so refusing one would fail every turn after it."""
+    message = wire_message(
+        {"role": "assistant", "content": [{"type": "text", "text": "t"}], "stopReason": stop}, "m"
+    )
+    assert isinstance(message, AssistantMessage) and message.content == (TextContent(text="t"),)
+    known = {
+        "stop": "stop",
+        "length": "length",
+        "toolUse": "tool_use",
+        "error": "error",
+        "aborted": "aborted",
+    }
+    assert message.stop_reason == known.get(stop, "stop")
+
+
+@pytest.mark.parametrize(
     ("obj", "field"),
     [
         ({"role": "robot", "content": []}, "contextOverlay[2].role"),
-        ({"role": "assistant", "content": [], "stopReason": "later"}, "contextOverlay[2].stopReason"),
+        ({"role": "assistant", "content": [], "stopReason": 7}, "contextOverlay[2].stopReason"),
         ({"role": "user", "content": [{"type": "video"}]}, "contextOverlay[2].content[0].type"),
         ({"role": "tool_result", "content": []}, "contextOverlay[2].tool_call_id"),
     ],

@@ -61,6 +61,22 @@ def test_js_json_is_json_stringify(values: list[object]) -> None:
 
 
 @needs_node
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(
+        st.text(st.characters(min_codepoint=0xD7F0, max_codepoint=0xE010, exclude_categories=())), max_size=20
+    )
+)
+def test_lone_surrogates_are_written_as_json_stringify_writes_them(values: list[object]) -> None:
+    """Half an emoji (what a client that cuts a string inside one stores) is kept, escaped as node
+    escapes it, so the hash is the client's and the text encodes as UTF-8."""
+    values = [*values, "x\ud83d", "\ude00y", ["\ud83d", "\ud83d\ude00", "\udfff\ud800"]]
+    assert [js_json(v) for v in values] == node_stringify(values)
+    assert js_json("\ud83d" + "\ude00") == '"\U0001f600"'  # two halves that meet are one character
+    js_json(values).encode("utf-8")
+
+
+@needs_node
 def test_floats_are_written_as_javascript_writes_them() -> None:
     values: list[object] = [1.0, -0.0, 1e21, 1e-7, 123456789012345680000.0, 0.1, 5e-324, 1.5e300, 2**53]
     assert [js_json(v) for v in values] == node_stringify(values)

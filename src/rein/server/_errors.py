@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Literal, TypeAlias
 
-from starlette.responses import JSONResponse
-
+from rein.server._json_response import JsonResponse
 from rein.session.remote._protocol import ErrorCode
 
 WebCode: TypeAlias = Literal["NO_RUN", "QUESTION_NOT_FOUND", "CSRF_FAILED", "HOST_REFUSED", "NO_DIRECTORY"]
@@ -41,8 +40,8 @@ def error_body(err: ProtocolError) -> dict[str, object]:
     return body
 
 
-def error_response(err: ProtocolError, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse(error_body(err), status_code=err.status, headers=headers)
+def error_response(err: ProtocolError, headers: dict[str, str] | None = None) -> JsonResponse:
+    return JsonResponse(error_body(err), status_code=err.status, headers=headers)
 
 
 def invalid(field: str, problem: str) -> ProtocolError:

@@ -6,10 +6,11 @@ chunked request completes into the same handler as a plain one.
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 from rein.server import _validate as check
 from rein.server._errors import ProtocolError, missing
+from rein.server._json_response import JsonResponse
 from rein.server._service import SessionService
 from rein.server._validate import Body
 from rein.server._view import SessionView
@@ -20,11 +21,11 @@ def _service(request: Request) -> SessionService:
     return service
 
 
-async def _summary(request: Request, owner: str, sid: str) -> JSONResponse:
+async def _summary(request: Request, owner: str, sid: str) -> JsonResponse:
     view = await _service(request).get(owner, sid)
     if view is None:  # deleted between the write and this read
         raise ProtocolError(404, "SESSION_NOT_FOUND", "session not found")
-    return JSONResponse(view.summary())
+    return JsonResponse(view.summary())
 
 
 def _leaf(body: Body) -> str | None:
@@ -53,30 +54,30 @@ async def session_update(request: Request, owner: str, body: Body) -> Response:
 async def session_sync(request: Request, owner: str, body: Body) -> Response:
     sid = check.session_id(body.get("sessionId"))
     messages, context = check.messages(body), check.static_context(body)
-    return JSONResponse((await _service(request).replace_messages(owner, sid, messages, context)).summary())
+    return JsonResponse((await _service(request).replace_messages(owner, sid, messages, context)).summary())
 
 
 async def session_append(request: Request, owner: str, body: Body) -> Response:
     sid = check.session_id(body.get("sessionId"))
     messages, context = check.messages(body), check.static_context(body)
-    return JSONResponse((await _service(request).append_messages(owner, sid, messages, context)).summary())
+    return JsonResponse((await _service(request).append_messages(owner, sid, messages, context)).summary())
 
 
 async def tree_sync(request: Request, owner: str, body: Body) -> Response:
     sid = check.session_id(body.get("sessionId"))
     entries, leaf, context = check.entries(body), _leaf(body), check.static_context(body)
-    return JSONResponse((await _service(request).replace_tree(owner, sid, entries, leaf, context)).summary())
+    return JsonResponse((await _service(request).replace_tree(owner, sid, entries, leaf, context)).summary())
 
 
 async def tree_append(request: Request, owner: str, body: Body) -> Response:
     sid = check.session_id(body.get("sessionId"))
     entries, leaf, context = check.entries(body), _leaf(body), check.static_context(body)
-    return JSONResponse((await _service(request).append(owner, sid, entries, leaf, context)).summary())
+    return JsonResponse((await _service(request).append(owner, sid, entries, leaf, context)).summary())
 
 
 async def tree_switch(request: Request, owner: str, body: Body) -> Response:
     sid = check.session_id(body.get("sessionId"))
-    return JSONResponse((await _service(request).switch(owner, sid, _leaf(body))).summary())
+    return JsonResponse((await _service(request).switch(owner, sid, _leaf(body))).summary())
 
 
 async def compact(request: Request, owner: str, body: Body) -> Response:
@@ -99,13 +100,13 @@ async def run(request: Request, owner: str) -> Response:
 
 
 async def sessions(request: Request, owner: str) -> Response:
-    return JSONResponse({"sessions": [view.listing() for view in await _service(request).sessions(owner)]})
+    return JsonResponse({"sessions": [view.listing() for view in await _service(request).sessions(owner)]})
 
 
 async def delete(request: Request, owner: str) -> Response:
     sid = check.session_id(request.path_params["session_id"])
     await _service(request).delete(owner, sid)
-    return JSONResponse({"deleted": sid})
+    return JsonResponse({"deleted": sid})
 
 
 async def history(request: Request, owner: str) -> Response:
@@ -137,7 +138,7 @@ async def history(request: Request, owner: str) -> Response:
         body["treePatch"] = patch
     else:
         body["entries"] = list(view.entries)
-    return JSONResponse(body)
+    return JsonResponse(body)
 
 
 def history_body(view: SessionView, start: int) -> dict[str, object]:

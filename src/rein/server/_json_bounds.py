@@ -5,9 +5,10 @@
 - made of more arrays and objects than one per `BYTES_PER_CONTAINER` bytes (`MIN_CONTAINERS` always
   allowed): parsing costs ~0.4 us per container with the garbage collector's passes, so 512 KB of
   `[]` held the event loop 75 ms where as many bytes of real entries take ~8 (they hold one per ~75
-  bytes; the densest, JSON schemas, one per ~20, and those are small);
-- carrying a lone UTF-16 surrogate escape (`"\\ud800"` parses, but no UTF-8 encoder takes it: not
-  the hash, not the store, not the answer).
+  bytes; the densest, JSON schemas, one per ~20, and those are small).
+
+A lone UTF-16 surrogate escape (`"\\ud83d"`, what `JSON.stringify` writes for half an emoji) is
+data the fork keeps: it is stored, hashed and answered as JavaScript writes it (`js_json`).
 
     problem = json_problem(raw)     # None, or the message of a 400
 
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import array
 import itertools
-import re
 from typing import Final
 
 MAX_DEPTH: Final = 100
@@ -32,16 +32,12 @@ MIN_CONTAINERS: Final = 20_000
 _STRUCTURE: Final = bytes.maketrans(b"{}", b"[]")
 _NOT_STRUCTURE: Final = bytes(set(range(256)) - set(b'[]{}"'))
 _SIGNED: Final = bytes.maketrans(b"[]", b"\x01\xff")  # +1 and -1 as signed bytes
-_SURROGATE: Final = re.compile(rb"\\u[dD][89a-fA-F]")
-_SURROGATE_PAIR: Final = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 
 
 def json_problem(raw: bytes, max_depth: int = MAX_DEPTH) -> str | None:
     """Why `raw` is refused before parsing, or None. Invalid JSON is left to the parser (a bracket
     count over broken text is only ever too high, so it can only refuse early what fails anyway)."""
     unescaped = raw.replace(b"\\\\", b"")  # an escaped backslash escapes nothing after it
-    if _SURROGATE.search(unescaped) is not None and _SURROGATE.search(_SURROGATE_PAIR.sub(b"", unescaped)):
-        return "body has an unpaired UTF-16 surrogate escape (\\ud800-\\udfff): not Unicode text"
     brackets = _brackets(unescaped)
     deep = f"body nests arrays and objects more than {max_depth} deep"
     if b"[" * (max_depth + 1) in brackets:  # the usual deep body, found before counting

@@ -10,6 +10,7 @@ as extra keys pi ignores (`rawArguments`, `argumentsError`), so rein -> pi -> re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import assert_never
 
@@ -54,6 +55,8 @@ _TO_PI: dict[StopReason, str] = {
     "stop": "stop", "length": "length", "tool_use": "toolUse", "error": "error", "aborted": "aborted",
 }  # fmt: skip
 _FROM_PI: dict[str, StopReason] = {pi: rein for rein, pi in _TO_PI.items()}
+"""pi's other stop reasons (`pending`, `deferred` in pi-ai's `StopReason`) and any a later pi adds are
+a finished reply to the model, as pi-ai's providers send them; the entry keeps its own value."""
 _APIS = {"anthropic": "anthropic-messages", "openai": "openai-completions"}
 
 
@@ -90,17 +93,15 @@ def pi_to_message(data: object, path: str) -> Message:
         )
     if role == "assistant":
         stop = obj.get("stopReason", "stop")
-        if not isinstance(stop, str) or stop not in _FROM_PI:
-            raise MessageFormatError(
-                f"{path}.stopReason", f"expected one of {sorted(_FROM_PI)}, got {stop!r:.60}"
-            )
+        if not isinstance(stop, str):
+            raise MessageFormatError(f"{path}.stopReason", f"expected a string, got {stop!r:.60}")
         blocks = _list(obj, "content", path)
         return AssistantMessage(
             content=tuple(_assistant_block(item, f"{path}.content[{i}]") for i, item in enumerate(blocks)),
             provider=_str(obj, "provider", path, default=""),
             model=_str(obj, "model", path, default=""),
             usage=_usage(obj.get("usage"), f"{path}.usage"),
-            stop_reason=_FROM_PI[stop],
+            stop_reason=_FROM_PI.get(stop, "stop"),
             error_message=_opt_str(obj, "errorMessage", path),
             response_id=_opt_str(obj, "responseId", path),
             timestamp=timestamp,
@@ -293,6 +294,15 @@ def branch_messages(entries: Sequence[Mapping[str, object]]) -> list[Message]:
     return list(to_llm(agent))
 
 
+def model_text(text: str) -> str:
+    """`text` as the model gets it: a lone UTF-16 surrogate (half an emoji the client cut) dropped, as
+    pi-ai's providers drop it (`sanitizeSurrogates`); no UTF-8 encoder takes it. The entry keeps it."""
+    return _SURROGATE.sub("", text) if _SURROGATE.search(text) else text
+
+
+_SURROGATE = re.compile("[\\ud800-\\udfff]")
+
+
 def _obj(data: object, path: str) -> dict[str, object]:
     if not isinstance(data, dict):
         raise MessageFormatError(path, f"expected a JSON object, got {type(data).__name__}")
@@ -329,14 +339,14 @@ def _list(obj: Mapping[str, object], key: str, path: str) -> list[object]:
 def _user_content(obj: Mapping[str, object], path: str) -> tuple[UserContent, ...]:
     content = obj.get("content")
     if isinstance(content, str):
-        return (TextContent(text=content),)
+        return (TextContent(text=model_text(content)),)
     blocks: list[UserContent] = []
     for i, item in enumerate(_list(obj, "content", path)):
         where = f"{path}.content[{i}]"
         block = _obj(item, where)
         kind = block.get("type")
         if kind == "text":
-            blocks.append(TextContent(text=_str(block, "text", where)))
+            blocks.append(TextContent(text=model_text(_str(block, "text", where))))
         elif kind == "image":
             blocks.append(
                 ImageContent(data=_str(block, "data", where), mime_type=_str(block, "mimeType", where))
@@ -350,10 +360,10 @@ def _assistant_block(item: object, path: str) -> AssistantContent:
     block = _obj(item, path)
     kind = block.get("type")
     if kind == "text":
-        return TextContent(text=_str(block, "text", path))
+        return TextContent(text=model_text(_str(block, "text", path)))
     if kind == "thinking":
         return ThinkingContent(
-            thinking=_str(block, "thinking", path),
+            thinking=model_text(_str(block, "thinking", path)),
             signature=_opt_str(block, "thinkingSignature", path),
             redacted=block.get("redacted") is True,
         )

@@ -135,7 +135,7 @@ def test_the_bus_numbers_keeps_and_replays_events() -> None:
     bus.detach(queue)
     bus.publish({"n": 6})
     assert queue.empty()
-    assert frame(7, {"text": "é"}) == 'id: 7\ndata: {"text": "é"}\n\n'
+    assert frame(7, {"text": "é"}) == 'id: 7\ndata: {"text":"é"}\n\n'
     # A page that counted with an earlier server process (numbers restart) gets every kept event.
     assert [seq for seq, _ in bus.replay(99)] == [5, 6, 7]
 

@@ -10,13 +10,14 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from rein import __version__
 from rein.builtins.approval import approve_mode
 from rein.server._config import ServerConfig
 from rein.server._errors import ProtocolError, invalid, missing
+from rein.server._json_response import JsonResponse
 from rein.server._limits import read_body
 from rein.server._service import SessionService
 from rein.server._validate import Body, parse_body
@@ -94,7 +95,7 @@ def _approve(config: ServerConfig) -> str:
 
 async def info(request: Request, owner: str) -> Response:
     config: ServerConfig = request.app.state.config
-    return JSONResponse({
+    return JsonResponse({
         "version": __version__, "cwd": str(Path(config.cwd).resolve()), "provider": config.provider,
         "model": config.model or config.provider, "approve": _approve(config), "auth": True,
     })  # fmt: skip
@@ -104,7 +105,7 @@ async def sessions(request: Request, owner: str) -> Response:
     live = await _host(request).live_sessions(owner)
     views = await _service(request).sessions(owner)
     rows = [summary(view, running=view.row.session_id in live) for view in views]
-    return JSONResponse({"sessions": rows})
+    return JsonResponse({"sessions": rows})
 
 
 async def create(request: Request, owner: str, body: Body) -> Response:
@@ -118,7 +119,7 @@ async def create(request: Request, owner: str, body: Body) -> Response:
     service = _service(request)
     await service.init(owner, sid, None)
     await service.set_cwd(owner, sid, str(Path(cwd).resolve()))
-    return JSONResponse({"id": sid}, status_code=201)
+    return JsonResponse({"id": sid}, status_code=201)
 
 
 async def session(request: Request, owner: str) -> Response:
@@ -132,7 +133,7 @@ async def session(request: Request, owner: str) -> Response:
     host, sid = _host(request), view.row.session_id
     running = host.running(owner, sid) or await host.elsewhere(owner, sid) is not None
     question = await host.question(owner, sid)
-    return JSONResponse({
+    return JsonResponse({
         "id": view.row.session_id, "cwd": view.row.cwd, "leafId": view.row.leaf_id,
         "revision": view.row.revision, "entryCount": view.row.entry_count, "branchLength": len(branch),
         "shownFrom": page.shown_from, "hasEarlier": page.shown_from > 0, "html": page.html,
@@ -144,13 +145,13 @@ async def session(request: Request, owner: str) -> Response:
 
 async def tree(request: Request, owner: str) -> Response:
     view = await _view(request, owner)
-    return JSONResponse({"leafId": view.row.leaf_id, "html": tree_html(view.entries, view.row.leaf_id)})
+    return JsonResponse({"leafId": view.row.leaf_id, "html": tree_html(view.entries, view.row.leaf_id)})
 
 
 async def rules(request: Request, owner: str) -> Response:
     view = await _view(request, owner)
     config: ServerConfig = request.app.state.config
-    return JSONResponse(rules_body(_cwd(request, view), config.home, view.entries))
+    return JsonResponse(rules_body(_cwd(request, view), config.home, view.entries))
 
 
 async def events(request: Request, owner: str) -> Response:
@@ -169,23 +170,23 @@ async def events(request: Request, owner: str) -> Response:
 
 async def prompt(request: Request, owner: str, body: Body) -> Response:
     await _host(request).prompt(owner, _sid(request), _text(body))
-    return JSONResponse({"state": "running"}, status_code=202)
+    return JsonResponse({"state": "running"}, status_code=202)
 
 
 async def steer(request: Request, owner: str, body: Body) -> Response:
     await _host(request).steer(owner, _sid(request), _text(body))
-    return JSONResponse({"state": "running"}, status_code=202)
+    return JsonResponse({"state": "running"}, status_code=202)
 
 
 async def follow_up(request: Request, owner: str, body: Body) -> Response:
     await _host(request).follow_up(owner, _sid(request), _text(body))
-    return JSONResponse({"state": "running"}, status_code=202)
+    return JsonResponse({"state": "running"}, status_code=202)
 
 
 async def abort(request: Request, owner: str, body: Body) -> Response:
     if await _host(request).abort_any(owner, _sid(request)):
-        return JSONResponse({"state": "running"}, status_code=202)
-    return JSONResponse({"state": "idle"})
+        return JsonResponse({"state": "running"}, status_code=202)
+    return JsonResponse({"state": "idle"})
 
 
 async def answer(request: Request, owner: str, body: Body) -> Response:
@@ -196,7 +197,7 @@ async def answer(request: Request, owner: str, body: Body) -> Response:
     if value is not None and not isinstance(value, str):
         raise invalid("value", "must be a string or null")
     await _host(request).answer(owner, _sid(request), question, value)
-    return JSONResponse({"answered": question})
+    return JsonResponse({"answered": question})
 
 
 async def switch(request: Request, owner: str, body: Body) -> Response:
@@ -205,7 +206,7 @@ async def switch(request: Request, owner: str, body: Body) -> Response:
         raise missing("entryId")
     await _view(request, owner)
     leaf = await _host(request).switch(owner, _sid(request), entry)
-    return JSONResponse({"leafId": leaf})
+    return JsonResponse({"leafId": leaf})
 
 
 GETS: tuple[tuple[str, Get], ...] = (

@@ -13,13 +13,13 @@ slow browser; a page that falls behind by more than `KEEP` events refetches the 
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import deque
 from collections.abc import AsyncIterator
 
 from starlette.responses import StreamingResponse
 
 from rein.ai import JsonValue
+from rein.session.remote._protocol import js_json
 
 KEEP = 1000
 """Events kept per session for `?after=` replay."""
@@ -89,7 +89,7 @@ class EventBus:
 
 
 def frame(seq: int, event: Event) -> str:
-    return f"id: {seq}\ndata: {json.dumps(event, ensure_ascii=False)}\n\n"
+    return f"id: {seq}\ndata: {js_json(event)}\n\n"
 
 
 async def _stream(

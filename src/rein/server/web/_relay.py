@@ -25,6 +25,7 @@ from rein.server._leases import now_ms
 from rein.server._metrics import Metrics
 from rein.server.store import Store, StoreError
 from rein.server.web._bus import CLOSED, CONTROL, KEEP, Event, EventBus
+from rein.session.remote._protocol import js_json
 
 FLUSH_SECONDS = 0.02
 RETRY_SECONDS = 0.5
@@ -204,7 +205,7 @@ class Buses:
             groups.setdefault(key, []).append(event)
         for done, (key, events) in enumerate(groups.items()):
             try:
-                texts = [json.dumps(event, ensure_ascii=False) for event in events]
+                texts = [js_json(event) for event in events]
                 last = await store.put_events(key[0], key[1], texts, now_ms())
             except StoreError:
                 rest = [(k, e) for k, group in list(groups.items())[done:] for e in group]

@@ -21,9 +21,9 @@ CHUNK_ENDPOINT: Final = "/api/request/chunk"
 CHUNK_TARGETS: Final = frozenset({
     "/api/session/init", "/api/session/update", "/api/session/sync", "/api/session/append",
     "/api/session/tree/sync", "/api/session/tree/append", "/api/session/tree/switch",
-    "/api/session/compact", "/api/stream",
+    "/api/session/compact", "/api/stream", "/api/receive",
 })  # fmt: skip
-"""The endpoints a chunked request may complete into (the fork's list, without its file upload)."""
+"""The endpoints a chunked request may complete into (the fork's list)."""
 
 ErrorCode: TypeAlias = Literal[
     "SESSION_NOT_FOUND", "SESSION_NO_STATIC_CONTEXT", "PARENT_ENTRY_NOT_FOUND", "LEAF_ID_NOT_FOUND",
@@ -50,16 +50,27 @@ Phase: TypeAlias = Literal["session_init", "tree_sync", "provider_stream", "hist
 def js_json(value: object) -> str:
     """`value` as JavaScript's `JSON.stringify` writes it: no spaces, non-ASCII kept, integral floats
     without `.0`, exponents as `1e-7` and `1e+21`. Raises ValueError for NaN or infinity (JSON has none;
-    JavaScript would write `null`, which no hash should silently depend on)."""
+    JavaScript would write `null`, which no hash should silently depend on). A lone UTF-16 surrogate
+    (half of an emoji cut by the client) is written `\\ud83d`, as `JSON.stringify` writes it, so the
+    text always encodes as UTF-8."""
     try:
         text = _C_ENCODER.encode(value)
     except (TypeError, ValueError):
         text = None  # a Mapping that is not a dict, or NaN: the exact encoder decides
-    if text is not None and not any(pattern.search(text) for pattern in _JS_DIFFERS):
-        return text
-    parts: list[str] = []
-    _encode(value, parts)
-    return "".join(parts)
+    if text is None or any(pattern.search(text) for pattern in _JS_DIFFERS):
+        parts: list[str] = []
+        _encode(value, parts)
+        text = "".join(parts)
+    return _escape_surrogates(text) if _SURROGATE.search(text) else text
+
+
+def _escape_surrogates(text: str) -> str:
+    """Two halves that meet make one character again (JavaScript sees a pair); a lone one is escaped."""
+    paired = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    return _SURROGATE.sub(lambda half: f"\\u{ord(half.group()):04x}", paired)
+
+
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 
 _C_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
