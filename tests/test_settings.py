@@ -212,7 +212,7 @@ def test_unknown_groups_are_reported_and_left_out(tmp_path: Path) -> None:
     write(path, "[tsr]\nenabled = true\n[proxy]\nkeep = 3\n")
     warnings = Warnings()
     assert load_settings(tmp_path / "proj", tmp_path / "home", warn=warnings) == {}
-    known = "compaction, rein, steering, timebox, ttsr"
+    known = "compaction, rein, server, steering, timebox, ttsr"
     assert warnings == [
         f"{path}: unknown group [tsr] is ignored (did you mean 'ttsr'? known groups: {known})",
         f"{path}: unknown group [proxy] is ignored (known groups: {known})",

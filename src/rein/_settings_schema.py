@@ -247,7 +247,21 @@ COMPACTION = Group(
     ),
 )
 
-GROUPS: tuple[Group, ...] = (REIN, TTSR, STEERING, TIMEBOX, COMPACTION)
+SERVER = Group(
+    name="server",
+    doc="The session server (`rein serve`, docs/server.md).",
+    keys=(
+        Key(
+            name="models",
+            kind="names",
+            default=None,
+            doc="Globs of the model ids a client may name (`gpt-4.1*`); another id is refused with the"
+            " list. Unset: the client's model, whatever it is. `--models` overrides it.",
+        ),
+    ),
+)
+
+GROUPS: tuple[Group, ...] = (REIN, TTSR, STEERING, TIMEBOX, COMPACTION, SERVER)
 """Every group rein knows, in the order the docs list them."""
 
 

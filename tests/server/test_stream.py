@@ -65,8 +65,10 @@ def test_a_bad_request_is_refused_naming_the_field(tmp_path: Path) -> None:
         client.post("/api/session/init", json={"sessionId": "s1", "staticContext": STATIC})
         bad = client.post("/api/stream", json={"sessionId": "s1", "contextOverlay": [{"role": "robot"}]})
         assert bad.status_code == 400 and "contextOverlay[0].role" in bad.json()["error"]
-        other = client.post("/api/stream", json={"sessionId": "s1", "model": {"id": "gpt-9"}})
+        other = client.post("/api/stream", json={"sessionId": "s1", "model": {"id": 9}})
         assert other.status_code == 400 and "model.id" in other.json()["error"]
+        options = client.post("/api/stream", json={"sessionId": "s1", "options": {"maxTokens": "many"}})
+        assert options.status_code == 400 and "options.maxTokens" in options.json()["error"]
 
 
 def test_a_stream_rule_cuts_the_reply_and_the_injection_joins_the_session(tmp_path: Path) -> None:

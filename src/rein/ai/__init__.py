@@ -55,12 +55,13 @@ from rein.ai._messages import (
     message_to_json,
 )
 from rein.ai._overflow import Overflow, context_overflow
-from rein.ai._registry import get_provider, provider_names, stream
+from rein.ai._registry import DEFAULT_MODELS, get_provider, provider_names, stream
 from rein.ai._stream import AbortSignal, AssistantStream, Provider, StreamFn, StreamOptions
 from rein.ai.errors import AiError, MessageFormatError, ProviderError, UnknownProviderError
 from rein.ai.providers.faux import FauxProvider, FauxReply
 
 __all__ = [
+    "DEFAULT_MODELS",
     "AbortSignal",
     "AiError",
     "AssistantContent",

@@ -11,6 +11,7 @@ from typing import Final
 from rein.ai._messages import Context, Model
 from rein.ai._stream import AssistantStream, Provider, StreamOptions, failed_stream
 from rein.ai.errors import UnknownProviderError
+from rein.ai.providers.local_files import BUNDLED
 
 _PROVIDERS: Final = {
     "anthropic": "rein.ai.providers.anthropic:AnthropicProvider",
@@ -19,6 +20,15 @@ _PROVIDERS: Final = {
     "openai": "rein.ai.providers.openai_chat:OpenAIChatProvider",
     "openai-responses": "rein.ai.providers.openai_responses:OpenAIResponsesProvider",
 }
+
+DEFAULT_MODELS: Final = {
+    "anthropic": "claude-sonnet-4-5",
+    "faux": "faux",
+    "local": BUNDLED,
+    "openai": "gpt-4.1",
+    "openai-responses": "gpt-4.1",
+}
+"""Each provider's default model: what a caller that names only the provider gets."""
 
 
 def provider_names() -> tuple[str, ...]:

@@ -48,6 +48,13 @@ def serve(
     model: Annotated[
         str | None, typer.Option(metavar="<id>", help="Its model (default: the provider's).")
     ] = None,
+    models: Annotated[
+        str | None,
+        typer.Option(
+            metavar="<globs>",
+            help="Models a client may name, e.g. \"gpt-4.1*,o3\" (default: [server] models, else any).",
+        ),
+    ] = None,
     base_url: Annotated[str | None, typer.Option(metavar="<url>", help="A compatible model server.")] = None,
     allow_client_keys: Annotated[bool, typer.Option(help="Honour a request's options.apiKey.")] = False,
     max_request_kb: Annotated[
@@ -107,6 +114,14 @@ def serve(
             min=1,
         ),
     ] = 10,
+    upload_dir: Annotated[
+        str | None,
+        typer.Option(
+            metavar="<dir>",
+            help="Where clients' `send` uploads land, a folder per user (default: REIN_SERVER_UPLOAD_DIR,"
+            " else ~/.rein/server/uploads).",
+        ),
+    ] = None,
 ) -> None:
     """Serve sessions over HTTP on HOST:PORT (127.0.0.1:4217 by default) until stopped. Any address
     but loopback needs REIN_SERVER_TOKEN (bearer auth) or --tokens-file. Provider keys come from this
@@ -116,13 +131,13 @@ def serve(
     """
     options: dict[str, object] = {
         "host": host, "port": port, "db": db, "tokens_file": tokens_file, "provider": provider,
-        "model": model, "base_url": base_url, "allow_client_keys": allow_client_keys,
+        "model": model, "models": models, "base_url": base_url, "allow_client_keys": allow_client_keys,
         "max_request_kb": max_request_kb, "rate_per_minute": rate_per_minute, "cwd": str(Path.cwd()),
         "timebox": timebox, "approve": approve, "drain_seconds": drain_seconds,
         "max_pending_chunks_mb": max_pending_chunks_mb,
         "max_pending_chunks_mb_per_user": max_pending_chunks_mb_per_user, "header_timeout": header_timeout,
         "body_timeout": body_timeout, "max_connections_per_client": max_connections_per_client,
-        "run_lease_seconds": run_lease_seconds,
+        "run_lease_seconds": run_lease_seconds, "upload_dir": upload_dir,
     }  # fmt: skip
     try:
         config = load_config(options, os.environ)

@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Literal, get_args
 
 from rein.server._timebox import TimeboxSpec, parse_timebox
+from rein.settings import SettingsFileError, load_settings
 
 DEFAULT_PORT = 4217
 DEFAULT_MAX_REQUEST_BYTES = 512 * 1024
@@ -51,6 +52,9 @@ class ServerConfig:
     """token -> user from a tokens file: each user sees only their own sessions."""
     provider: str = "faux"
     model: str = ""
+    """`--model`: what a request that names no model gets (empty: the provider's default)."""
+    models: tuple[str, ...] = ()
+    """`--models` or `[server] models`: globs of the model ids a client may name (empty: any)."""
     base_url: str | None = None
     api_key: str | None = None
     """The server's provider key (from its environment), never a client's..."""
@@ -88,6 +92,9 @@ class ServerConfig:
     drain_seconds: int = DEFAULT_DRAIN_SECONDS
     """`--drain-seconds`: after SIGTERM, how long `/ready` answers 503 draining while requests are still
     served, so a load balancer stops sending before the process stops."""
+    upload_dir: str = ""
+    """`--upload-dir` (or REIN_SERVER_UPLOAD_DIR), absolute: where `POST /api/receive` saves, one
+    folder per user; "" = `~/.rein/server/uploads` under `home` (`rein.server._receive`)."""
 
     @property
     def auth_required(self) -> bool:
@@ -125,7 +132,8 @@ def read_tokens(path: Path) -> dict[str, str]:
 
 def load_config(args: Mapping[str, object], env: Mapping[str, str]) -> ServerConfig:
     """The configuration from `rein serve`'s option values (`args`, None for an option not given) and
-    the environment (REIN_SERVER_TOKEN, REIN_SERVER_DB, REIN_SERVER_TOKENS_FILE, the provider keys).
+    the environment (REIN_SERVER_TOKEN, REIN_SERVER_DB, REIN_SERVER_TOKENS_FILE, REIN_SERVER_UPLOAD_DIR, the
+    provider keys).
     Raises ConfigError, for example for a non-loopback host without a token."""
 
     def text(name: str, variable: str | None = None) -> str | None:
@@ -152,6 +160,7 @@ def load_config(args: Mapping[str, object], env: Mapping[str, str]) -> ServerCon
     if not is_loopback(host) and token is None and not tokens:
         raise ConfigError(f"--host {host} is not loopback: set REIN_SERVER_TOKEN (or --tokens-file) first")
     provider = text("provider") or "faux"
+    uploads = text("upload_dir", "REIN_SERVER_UPLOAD_DIR")
     key_variable = PROVIDER_KEYS.get(provider)
     return ServerConfig(
         host=host,
@@ -161,6 +170,7 @@ def load_config(args: Mapping[str, object], env: Mapping[str, str]) -> ServerCon
         tokens=MappingProxyType(tokens),
         provider=provider,
         model=text("model") or "",
+        models=_models(text("models"), Path(text("cwd") or "."), env),
         base_url=text("base_url"),
         api_key=(env.get(key_variable) or None) if key_variable else None,
         allow_client_keys=bool(args.get("allow_client_keys")),
@@ -179,7 +189,22 @@ def load_config(args: Mapping[str, object], env: Mapping[str, str]) -> ServerCon
         approve=_approve(text("approve")),
         drain_seconds=number("drain_seconds", DEFAULT_DRAIN_SECONDS),
         run_lease_seconds=max(1, number("run_lease_seconds", DEFAULT_RUN_LEASE_SECONDS)),
+        upload_dir=str((Path(text("cwd") or ".") / Path(uploads).expanduser()).absolute()) if uploads else "",
     )
+
+
+def _models(option: str | None, cwd: Path, env: Mapping[str, str]) -> tuple[str, ...]:
+    """`--models` (comma-separated), else `[server] models` from the settings files."""
+    if option is not None:
+        return tuple(part.strip() for part in option.split(",") if part.strip())
+    home = Path(env["HOME"]) if env.get("HOME") else Path.home()
+    try:
+        group = load_settings(cwd, home).get("server", {})
+    except SettingsFileError as error:
+        raise ConfigError(str(error)) from None
+    value = group.get("models")
+    items = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+    return tuple(str(item) for item in items)
 
 
 def _approve(value: str | None) -> Approve | None:

@@ -2,12 +2,11 @@
 
 The body (the fork's, plus rein's fields): `sessionId`; `runId` (optional: journal the run under a
 lease, replay a completed one, 409 RUN_IN_PROGRESS for one running on any process, start again one
-that was interrupted); `model` (optional: the server's configured
-provider and model are used, a `model.id` other than the server's is refused); `options.apiKey`
-(ignored unless the server allows client keys); `staticContext`; `contextOverlay` (the whole context)
-or else the branch's messages plus `ephemeralMessages` (never tree entries); rein's `reinEvents`
-(stream rules run, and a cut is announced by a `stream_retry` event) and `cwd` (the client's
-directory, for steering's rule matching only).
+that was interrupted); `model` and `options` (pi's: the model the client names on the server's
+provider, `maxTokens`, `temperature`, `reasoning`; see `_models` for the policy); `staticContext`;
+`contextOverlay` (the whole context) or else the branch's messages plus `ephemeralMessages` (never
+tree entries); rein's `reinEvents` (stream rules run, and a cut is announced by a `stream_retry`
+event) and `cwd` (the client's directory, for steering's rule matching only).
 
 The response is `text/event-stream`: a `: keep-alive` comment first and every 15 s, then
 `data: {json}` per event. The reply runs in a background task (`_runs.spawn`), so a client that
@@ -41,10 +40,11 @@ from rein.server._attempt import run_reply
 from rein.server._config import ServerConfig
 from rein.server._engines import get_engines
 from rein.server._errors import ProtocolError, error_response, invalid
+from rein.server._models import resolve_model, stream_options
 from rein.server._runs import Journal, run_endpoint, spawn
 from rein.server._timebox import check
 from rein.server._view import SessionView
-from rein.server._wire import branch_messages, pi_message, replay_events, wire_message
+from rein.server._wire import branch_messages, model_text, pi_message, replay_events, wire_message
 from rein.server.web._relay import mirror
 
 __all__ = ["run_endpoint", "stream_endpoint"]
@@ -97,8 +97,8 @@ async def _prepare(
     service = request.app.state.service
     session_id = _validate.session_id(body.get("sessionId"))  # as init checks it: a key, never a path
     run_id = None if body.get("runId") is None else _validate.session_id(body["runId"], "runId")
-    model_id = _model_id(body.get("model"), config)
-    options = _options(body.get("options"), config)
+    model = resolve_model(body.get("model"), config)
+    options = stream_options(body.get("options"), body.get("model"), config)
     static = _validate.static_context(body)
     if static is not None:
         await service.init(owner, session_id, static)
@@ -130,34 +130,12 @@ async def _prepare(
         owner=owner,
         session_id=session_id,
         run_id=run_id,
-        model=Model(provider=config.provider, id=model_id, base_url=config.base_url),
+        model=model,
         options=options,
         context=_context(view.static_context, messages, warning),
         rein_events=body.get("reinEvents") is True,
         cwd=cwd,
     )
-
-
-def _model_id(model: object, config: ServerConfig) -> str:
-    if model is None:
-        return config.model or config.provider
-    if not isinstance(model, dict):
-        raise invalid("model", "must be an object")
-    wanted = model.get("id")
-    if wanted is None or wanted == config.model or not config.model:
-        return config.model or (wanted if isinstance(wanted, str) and wanted else config.provider)
-    raise invalid("model.id", f"must be the server's model {config.model!r}, got {wanted!r:.60}")
-
-
-def _options(options: object, config: ServerConfig) -> StreamOptions:
-    if options is None:
-        return StreamOptions(api_key=config.api_key)
-    if not isinstance(options, dict):
-        raise invalid("options", "must be an object")
-    key = options.get("apiKey")
-    if config.allow_client_keys and isinstance(key, str) and key:
-        return StreamOptions(api_key=key)
-    return StreamOptions(api_key=config.api_key)
 
 
 def _messages(body: Mapping[str, object], field: str) -> list[Message] | None:
@@ -173,6 +151,7 @@ def _context(static: Mapping[str, object], messages: list[Message], warning: str
     """The request's context: the static context's prompt (with the timebox's warning block from 80
     percent of the server's budget, as a local run's system prompt carries it) and tools."""
     prompt = static.get("systemPrompt")
+    prompt = model_text(prompt) if isinstance(prompt, str) else None
     if warning:
         prompt = f"{prompt}\n\n{warning}" if isinstance(prompt, str) and prompt else warning
     tools: list[Tool] = []
@@ -183,7 +162,7 @@ def _context(static: Mapping[str, object], messages: list[Message], warning: str
             tools.append(
                 Tool(
                     name=str(raw["name"]),
-                    description=str(raw.get("description", "")),
+                    description=model_text(str(raw.get("description", ""))),
                     parameters=parameters
                     if isinstance(parameters, dict)
                     else {"type": "object", "properties": {}},

@@ -1,0 +1,102 @@
+"""Which model a server-side call uses, and with what options: pi's `model` and `options` objects
+from a request, under the server's policy.
+
+The model is the one the client names (`model.id`), as the fork serves it; without one, the server's
+`--model`, else its provider's default (never the provider's name). `--models` or `[server] models`
+(globs, `gpt-4.1*`) restrict what a client may name: another id is a 400 that lists them. The
+provider and its address are always the server's: a client never points the server's key at an
+address of its choosing (`model.baseUrl` is not followed).
+
+Options map onto `StreamOptions` as pi's `streamSimple` reads them: `maxTokens`, else the model's
+`maxTokens` (the fork sends the model's limit when the client gives none); `temperature`;
+`reasoning` (pi's thinking level: "xhigh" and "max" are rein's "high"; none when the client's model
+says it cannot reason); `apiKey` only with `--allow-client-keys`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fnmatch import fnmatchcase
+from typing import Final, Literal
+
+from rein.ai import DEFAULT_MODELS, Model, StreamOptions
+from rein.server._config import ServerConfig
+from rein.server._errors import ProtocolError, invalid
+
+Reasoning = Literal["minimal", "low", "medium", "high"]
+_REASONING: Final[Mapping[str, Reasoning]] = {
+    "minimal": "minimal", "low": "low", "medium": "medium", "high": "high", "xhigh": "high", "max": "high",
+}  # fmt: skip
+"""pi's thinking levels (`ThinkingLevel` in pi-ai's types) as rein's; "off" and unknown ones: none."""
+
+
+def default_model_id(config: ServerConfig) -> str:
+    return config.model or DEFAULT_MODELS.get(config.provider, config.provider)
+
+
+def resolve_model(raw: object, config: ServerConfig) -> Model:
+    """The model of a request whose `model` field is `raw` (pi's Model object, or None)."""
+    if raw is None:
+        return _model(default_model_id(config), {}, config)
+    if not isinstance(raw, dict):
+        raise invalid("model", "must be an object")
+    wanted = raw.get("id")
+    if wanted is None:
+        return _model(default_model_id(config), raw, config)
+    if not isinstance(wanted, str) or not wanted:
+        raise invalid("model.id", "must be a non-empty string")
+    if config.models and not any(fnmatchcase(wanted, pattern) for pattern in config.models):
+        raise ProtocolError(
+            400,
+            "INVALID_REQUEST",  # the fork's codes have none for this; the client shows the message
+            f"model {wanted[:80]!r} is not served here; allowed: {', '.join(config.models)}",
+        )
+    return _model(wanted, raw, config)
+
+
+def _model(model_id: str, raw: Mapping[str, object], config: ServerConfig) -> Model:
+    return Model(
+        provider=config.provider,
+        id=model_id,
+        base_url=config.base_url,
+        context_window=_count(raw.get("contextWindow")),
+        max_output_tokens=_count(raw.get("maxTokens")),
+    )
+
+
+def stream_options(raw: object, model_raw: object, config: ServerConfig) -> StreamOptions:
+    """The options of a request whose `options` field is `raw` and `model` field `model_raw`. A value
+    of the wrong type is a 400 naming the field; a missing one leaves the provider's default."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise invalid("options", "must be an object")
+    max_tokens = raw.get("maxTokens")
+    if max_tokens is not None and _count(max_tokens) is None:
+        raise invalid("options.maxTokens", "must be a positive integer")
+    temperature = raw.get("temperature")
+    if temperature is not None and (
+        not isinstance(temperature, int | float) or isinstance(temperature, bool)
+    ):
+        raise invalid("options.temperature", "must be a number")
+    level = raw.get("reasoning")
+    if level is not None and not isinstance(level, str):
+        raise invalid("options.reasoning", "must be a thinking level")
+    can_reason = not (isinstance(model_raw, dict) and model_raw.get("reasoning") is False)
+    key = raw.get("apiKey")
+    client_key = key if config.allow_client_keys and isinstance(key, str) and key else None
+    return StreamOptions(
+        api_key=client_key or config.api_key,
+        max_tokens=_count(max_tokens),
+        temperature=None if temperature is None else float(temperature),
+        reasoning=_REASONING.get(level) if level is not None and can_reason else None,
+    )
+
+
+def _count(value: object) -> int | None:
+    """A positive integer (JSON's `777` or `777.0`), else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        return None
+    return int(value) if value > 0 else None
