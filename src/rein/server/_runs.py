@@ -18,10 +18,11 @@ from collections.abc import Coroutine
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 from rein.ai import AssistantMessage, JsonValue
 from rein.server._errors import ProtocolError, error_response
+from rein.server._json_response import JsonResponse
 from rein.server._leases import RunLeases
 from rein.server._metrics import Metrics
 from rein.server._wire import pi_message
@@ -74,10 +75,16 @@ class Journal:
             await self.leases.finish(self.run, "failed", error=error)
 
     async def finish(self, reply: AssistantMessage, pi: dict[str, JsonValue]) -> None:
-        """Journal the final reply: completed (as the fork does for done and error replies alike, so
-        a recovering client sees the error message too)."""
-        if self.run is not None:
-            await self.leases.finish(self.run, "completed", message=json.dumps(pi), error=reply.error_message)
+        """Journal the final reply: completed, or failed with its `errorMessage` when the provider
+        ended in an error or abort (as the fork does: a recovering client turns it into a retryable
+        diagnostic). The failed reply's message is kept too, for rein's page."""
+        if self.run is None:
+            return
+        if reply.stop_reason in ("error", "aborted"):
+            error = reply.error_message or reply.stop_reason
+            await self.leases.finish(self.run, "failed", message=json.dumps(pi), error=error)
+        else:
+            await self.leases.finish(self.run, "completed", message=json.dumps(pi))
 
 
 def spawn(app: Starlette, work: Coroutine[object, object, None]) -> asyncio.Task[None]:
@@ -119,4 +126,4 @@ async def run_endpoint(request: Request, owner: str, session_id: str, run_id: st
     run = await store.run(owner, session_id, run_id)
     if run is None:
         return error_response(ProtocolError(404, "RUN_NOT_FOUND", f"run {run_id!r} not found"))
-    return JSONResponse(journal_body(run))
+    return JsonResponse(journal_body(run))

@@ -160,7 +160,8 @@ class ServerProvider:
                     ) from None
                 run = {"status": "running"}  # the server is restarting: keep asking until the deadline
             status = run.get("status")
-            if status == "completed":
+            # a provider error is `failed` with the reply kept (rein's server) or without (the fork's)
+            if status == "completed" or (status == "failed" and isinstance(run.get("message"), dict)):
                 message = assistant_from_json(run.get("message"), provider=model.provider, model=model.id)
                 match message.stop_reason:
                     case "error" | "aborted" as failed:
