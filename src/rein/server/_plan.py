@@ -25,6 +25,8 @@ class Plan:
     append: Sequence[Entry] = ()
     static_context: Mapping[str, object] | None = None
     replace: bool = False
+    tree: bool = True
+    """False when only the static context changes: the revision stays (the fork counts tree writes)."""
 
 
 Planner = Callable[[SessionView], Plan | None]
@@ -75,7 +77,7 @@ def new_view(owner: str, sid: str) -> SessionView:
 def context_plan(static_context: dict[str, object] | None) -> Planner:
     def plan(view: SessionView) -> Plan | None:
         context = changed_context(view, static_context)
-        return None if context is None else Plan(leaf_id=view.row.leaf_id, static_context=context)
+        return None if context is None else Plan(leaf_id=view.row.leaf_id, static_context=context, tree=False)
 
     return plan
 

@@ -86,7 +86,10 @@ class SessionService:
             cached = None  # deleted and made again elsewhere: nothing cached is of this session
             fetched = await self.store.entries(owner, sid, 0)
         if cached is not None and cached.row.revision == row.revision:
-            if cached.row.cwd != row.cwd:  # set by another server: metadata keeps the revision
+            if cached.row.static_context != row.static_context:  # set elsewhere: it keeps the revision
+                context = None if row.static_context is None else json.loads(row.static_context)
+                cached = self._cache[key] = dataclasses.replace(cached, row=row, static_context=context)
+            elif cached.row.cwd != row.cwd:  # set by another server: metadata keeps the revision
                 cached = self._cache[key] = dataclasses.replace(cached, row=row)
             return cached
         entries: list[Entry] = []
@@ -171,6 +174,7 @@ class SessionService:
             tree_hash=tree,
             entry_count=start + len(rows),
             now_ms=now_ms(),
+            bump=plan.tree,
         )
         return change, rows
 
@@ -182,6 +186,8 @@ class SessionService:
         hashes += [stored.tree_hash for stored in rows]
         index.update((stored.entry_id, stored.seq) for stored in rows)
         context = dict(plan.static_context) if plan.static_context is not None else view.static_context
+        if plan.static_context is None and row.static_context != view.row.static_context:
+            context = None if row.static_context is None else json.loads(row.static_context)  # set elsewhere
         new = SessionView(
             row=row,
             entries=entries,

@@ -94,6 +94,9 @@ class Change:
     entry_count: int = 0
     """The entry count after the change."""
     now_ms: int = 0
+    bump: bool = True
+    """Whether the revision grows: False for a write that leaves the tree as it is (a static context),
+    as the fork's revision counts tree writes only (0 after `init`)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

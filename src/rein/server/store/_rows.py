@@ -51,8 +51,10 @@ def session_values(row: SessionRow) -> tuple[object, ...]:
 def update_values(
     plan: Plan, owner: str, session_id: str, revision: int, change: Change
 ) -> tuple[object, ...]:
+    # the context as the change gives it (None: the row's own, COALESCEd in SQL), so a write planned
+    # from a stale read never puts back a context another writer changed without a revision bump
     return (
-        plan.static_context, plan.static_context_hash, plan.leaf_id, revision + 1,
+        change.static_context, change.static_context_hash, plan.leaf_id, revision + change.bump,
         plan.entry_count, plan.tree_hash, change.now_ms, owner, session_id,
     )  # fmt: skip
 

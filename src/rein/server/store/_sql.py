@@ -45,14 +45,16 @@ APPEND: Final = (
     "INSERT INTO entries (owner, session_id, seq, entry_id, json, tree_hash) VALUES (?, ?, ?, ?, ?, ?)"
 )
 UPDATE_SESSION: Final = (
-    "UPDATE sessions SET static_context = ?, static_context_hash = ?, leaf_id = ?, revision = ?, "
+    "UPDATE sessions SET static_context = COALESCE(?, static_context), "
+    "static_context_hash = COALESCE(?, static_context_hash), leaf_id = ?, revision = ?, "
     "entry_count = ?, tree_hash = ?, updated_ms = ? WHERE owner = ? AND session_id = ? "
     f"RETURNING {SESSION_COLUMNS}"
 )
 # a compare-and-set on the revision the writer read, and on the creation time: a session deleted and
 # made again counts its revisions from 0 again
 UPDATE_AT: Final = (
-    "UPDATE sessions SET static_context = ?, static_context_hash = ?, leaf_id = ?, revision = ?, "
+    "UPDATE sessions SET static_context = COALESCE(?, static_context), "
+    "static_context_hash = COALESCE(?, static_context_hash), leaf_id = ?, revision = ?, "
     "entry_count = ?, tree_hash = ?, updated_ms = ? WHERE owner = ? AND session_id = ? AND revision = ? "
     f"AND created_ms = ? RETURNING {SESSION_COLUMNS}"
 )
