@@ -8,7 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
+
+from rein import __version__
+from rein.server._errors import ProtocolError, error_body
+from rein.server._json_response import JsonResponse
+from rein.server._limits import owner_of
 
 STATIC = Path(__file__).parent / "static"
 POLICY = (
@@ -33,10 +38,21 @@ TYPES = {
 
 
 def _not_found() -> Response:
-    return JSONResponse({"error": "Not found", "code": "INVALID_REQUEST"}, status_code=404, headers=HEADERS)
+    return JsonResponse({"error": "Not found", "code": "INVALID_REQUEST"}, status_code=404, headers=HEADERS)
 
 
 async def index(request: Request) -> Response:
+    """The page for a browser; for a client that asks for JSON (no `text/html` in Accept), the
+    fork's answer: 401 `{error, version}` without a valid token, else who answers."""
+    if "text/html" not in request.headers.get("accept", "") and "json" in request.headers.get(
+        "accept", "*/*"
+    ):
+        try:
+            owner_of(request.app.state.config, request.headers)
+        except ProtocolError as refused:
+            body = {**error_body(refused), "version": __version__}
+            return JsonResponse(body, status_code=401, headers={"WWW-Authenticate": "Bearer"})
+        return JsonResponse({"service": "rein", "version": __version__})
     try:
         text = (STATIC / "index.html").read_text(encoding="utf-8")
     except OSError:
