@@ -52,7 +52,7 @@ def serve(
         str | None,
         typer.Option(
             metavar="<globs>",
-            help="Models a client may name, e.g. \"gpt-4.1*,o3\" (default: [server] models, else any).",
+            help='Models a client may name, e.g. "gpt-4.1*,o3" (default: [server] models, else any).',
         ),
     ] = None,
     base_url: Annotated[str | None, typer.Option(metavar="<url>", help="A compatible model server.")] = None,
