@@ -178,6 +178,7 @@ def test_openapi_lists_every_route(api: httpx2.Client) -> None:
     expected |= {
         ("POST", "/api/stream"),
         ("POST", "/api/request/chunk"),
+        ("POST", "/api/receive"),
         ("GET", "/health"),
         ("GET", "/ready"),
         ("GET", "/metrics"),

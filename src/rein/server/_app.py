@@ -20,19 +20,21 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from rein.server import _handlers as h
 from rein.server._chunks import Assembled, ChunkReceiver
 from rein.server._config import ServerConfig, is_loopback
 from rein.server._errors import ProtocolError, error_response, store_failure
+from rein.server._json_response import JsonResponse
 from rein.server._leases import RunLeases
 from rein.server._limits import RateLimiter, owner_of, read_body
 from rein.server._maintenance import Maintenance, announce
 from rein.server._metrics import CONTENT_TYPE, Metrics
 from rein.server._observe import ObserveMiddleware, Readiness
-from rein.server._openapi import Operation, document
+from rein.server._openapi import Operation, document, ref
+from rein.server._receive import receive
 from rein.server._runs import cancel_runs
 from rein.server._service import SessionService
 from rein.server._validate import Body, parse_body
@@ -81,6 +83,10 @@ POSTS: Mapping[str, tuple[PostHandler, Operation]] = {
             _op("POST", f"{SESSION}/compact", "Compact the branch here.", "Compact", answer=ANY, stream=True),
         ),
         (h.stream, _op("POST", "/api/stream", "Run one model turn; SSE.", "Stream", answer=ANY, stream=True)),
+        (
+            receive,
+            _op("POST", "/api/receive", "Save a file or folder (`send`).", "Receive", answer=ref("Received")),
+        ),
     )
 }
 """Every POST target, also the targets a chunked request may complete into."""
@@ -169,7 +175,7 @@ async def _chunk(request: Request) -> Response:
         receiver: ChunkReceiver = request.app.state.chunks
         result = await receiver.receive(owner, await _body(request))
         if not isinstance(result, Assembled):
-            return JSONResponse(result)
+            return JsonResponse(result)
         handler, _ = POSTS[result.target]
         return await handler(request, owner, parse_body(result.body.encode("utf-8")))
 
@@ -177,18 +183,18 @@ async def _chunk(request: Request) -> Response:
 
 
 async def _health(request: Request) -> Response:
-    return JSONResponse({"status": "ok"})
+    return JsonResponse({"status": "ok"})
 
 
 async def _ready(request: Request) -> Response:
     """For a load balancer: stop sending here while draining (SIGTERM) or while the store is away."""
     if request.app.state.draining:
-        return JSONResponse({"status": "draining"}, status_code=503)
+        return JsonResponse({"status": "draining"}, status_code=503)
     readiness: Readiness = request.app.state.readiness
     problem = await readiness.problem(request.app.state.store)
     if problem is not None:
-        return JSONResponse({"status": f"store unavailable: {problem}"}, status_code=503)
-    return JSONResponse({"status": "ready"})
+        return JsonResponse({"status": f"store unavailable: {problem}"}, status_code=503)
+    return JsonResponse({"status": "ready"})
 
 
 async def _metrics(request: Request) -> Response:
@@ -205,14 +211,14 @@ async def _openapi(request: Request) -> Response:
 
 
 async def _document() -> Response:
-    return JSONResponse(document(OPERATIONS))
+    return JsonResponse(document(OPERATIONS))
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     status = exc.status_code if isinstance(exc, HTTPException) else 500
     message = "Not found" if status == 404 else "Method not allowed" if status == 405 else "Internal error"
     _log(request, status, "INVALID_REQUEST", message)
-    return JSONResponse({"error": message, "code": "INVALID_REQUEST"}, status_code=status)
+    return JsonResponse({"error": message, "code": "INVALID_REQUEST"}, status_code=status)
 
 
 def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:

@@ -54,6 +54,10 @@ SCHEMAS: dict[str, Schema] = {
         },
     },
     "SessionId": {"type": "string", "pattern": "^[A-Za-z0-9._:@-]{1,200}$"},
+    "Received": {
+        "type": "object",
+        "properties": {"path": {"type": "string"}, "files": {"type": "integer"}},
+    },
 }
 
 
@@ -87,6 +91,12 @@ BODIES: dict[str, Schema] = {
         ephemeralMessages={"type": "array", "items": ref("Message")},
         contextOverlay={"type": "array", "items": ref("Message")}, reinEvents={"type": "boolean"},
         cwd={"type": "string"},
+    ),
+    "Receive": _body(
+        "name", "entries", name={"type": "string"}, entries={"type": "array", "minItems": 1, "items": _body(
+            "path", "type", path={"type": "string"}, type={"enum": ["file", "directory"]},
+            data={"type": "string", "contentEncoding": "base64"},
+        )},
     ),
     "Chunk": _body(
         "requestId", "target", "chunkIndex", "totalChunks", "sha256", "chunk", requestId={"type": "string"},
