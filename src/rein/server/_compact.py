@@ -1,40 +1,65 @@
 """`POST /api/session/compact`: server-side compaction, authoritative (the fork's endpoint, rein's
 summarizer).
 
-The active branch is loaded into an in-memory rein `Session`, `compact_session` runs with the server's
-provider and `[compaction]` settings, and the entries it wrote (a keep marker if any, then the
-compaction) are appended to the session through the service in pi's dialect. The answer is the fork's:
-`success`, `compaction {summary, firstKeptEntryId, tokensBefore, details}`, `compactionEntry`, the
-state summary, and `treePatch` when the body's `baseTreeHash` is the tree the compaction started from
-(unless `fullResponse`), else the whole `entries` and `messages`. "Nothing to compact" is a 400 before
-any response starts; after that the body goes out as SSE (`streamResponse`: `event: result` or
-`event: error`) or as JSON preceded by whitespace heartbeats, as the fork does, so proxies keep a
-long summary request open.
+What the request asks for is what happens:
+- `model` and `options`: the summary requests go to the client's model with its options
+  (`rein.server._models`: the server's `--model` when the client names none, `--models` enforced).
+- `settings` (pi's `CompactionSettings`): `keepRecentTokens` picks the cut, `reserveTokens` sizes the
+  summary (never more than the model's `maxTokens`); a key the request leaves out takes rein's
+  `[compaction]` setting. `preparation.firstKeptEntryId` forces the cut.
+- The cut, the retained tail, `tokensBefore` and the file lists are pi's (`_compact_plan`); the summary
+  is rein's: its chunked summarizer over what is cut, with the previous summary carried, plus the state
+  it extracts and the user's own words.
+
+The answer is the fork's: `success`, `compaction {summary, firstKeptEntryId, tokensBefore, usage,
+retainedTail, details}` (`details` has pi's `readFiles` and `modifiedFiles` beside rein's own state),
+`compactionEntry`, the state summary, and `treePatch` when the body's `baseTreeHash` is the tree the
+compaction started from (unless `fullResponse`), else the whole `entries` and `messages`. Refusals
+(a bad field, an unknown session, nothing to compact, a forced entry not on the branch) are answered
+before any response starts; then the first heartbeat goes out before any slow work (the provider's
+first import takes a fresh server half a second), and the body follows as SSE (`streamResponse`:
+`event: result` or `event: error`) or as JSON after whitespace heartbeats, as the fork does, so proxies
+keep a long summary request open. A compaction whose client left still completes and is stored.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
-from collections.abc import AsyncIterator, Mapping, Sequence
+import uuid
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Coroutine, Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
+from starlette.datastructures import State
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
-from rein.ai import Model, StreamOptions, get_provider
+from rein.ai import (
+    AssistantEvent,
+    AssistantStream,
+    Context,
+    DoneEvent,
+    ErrorEvent,
+    Model,
+    Provider,
+    StreamOptions,
+    Usage,
+    get_provider,
+)
+from rein.server._compact_plan import CompactionPlan, PlanRefused, plan_compaction
 from rein.server._config import ServerConfig
 from rein.server._errors import ProtocolError, error_response, invalid, missing
+from rein.server._models import resolve_model, stream_options
 from rein.server._view import SessionView
-from rein.server._wire import wire_entries
+from rein.server._wire import pi_usage, wire_entries
 from rein.session import CompactionEntry, Session
-from rein.session._codec import encode_entry
-from rein.session._pi import PI_KEYS
 from rein.session.compaction import (
     Budget,
     CompactionSettings,
     NothingToCompact,
-    SummaryError,
+    Summarize,
     compact_session,
     model_window,
     provider_summarize,
@@ -43,86 +68,150 @@ from rein.settings import load_settings
 
 HEARTBEAT_SECONDS = 15.0
 DEFAULT_WINDOW = 128_000
+Answer = dict[str, object]
+_RUNNING: set[asyncio.Task[Answer]] = set()
+"""Compactions under way: a task nobody else holds could be collected before it ends."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class _Job:
+    owner: str
+    view: SessionView
+    plan: CompactionPlan
+    model: Model
+    options: StreamOptions
+    settings: CompactionSettings
+    instructions: str | None
+    base_tree_hash: object
+    full_response: bool
 
 
 async def compact_endpoint(request: Request, owner: str, body: dict[str, object]) -> Response:
-    service = request.app.state.service
+    config: ServerConfig = request.app.state.config
     session_id = body.get("sessionId")
     if not isinstance(session_id, str) or not session_id:
         return error_response(missing("sessionId"))
     instructions = body.get("customInstructions")
-    if instructions is not None and not isinstance(instructions, str):
-        return error_response(invalid("customInstructions", "must be a string"))
-    view: SessionView | None = await service.get(owner, session_id)
+    try:
+        if instructions is not None and not isinstance(instructions, str):
+            raise invalid("customInstructions", "must be a string")
+        model = resolve_model(body.get("model"), config)
+        options = stream_options(body.get("options"), body.get("model"), config)
+        forced = _forced(body.get("preparation"))
+        settings = _settings(body.get("settings"), config)
+    except ProtocolError as error:
+        return error_response(error)
+    view: SessionView | None = await request.app.state.service.get(owner, session_id)
     if view is None:
         return error_response(ProtocolError(404, "SESSION_NOT_FOUND", f"session {session_id!r} not found"))
-    started = asyncio.Event()
-    work = asyncio.ensure_future(_compact(request, owner, view, body, instructions, started))
-    waiting = asyncio.ensure_future(started.wait())
-    await asyncio.wait({work, waiting}, return_when=asyncio.FIRST_COMPLETED)
-    waiting.cancel()
-    if work.done() and work.exception() is not None:
-        error = work.exception()
-        if isinstance(error, NothingToCompact):
-            return error_response(ProtocolError(400, "INVALID_REQUEST", "Nothing to compact"))
+    try:
+        plan = plan_compaction(view.branch(), settings.keep_recent_tokens, forced)
+    except PlanRefused as refused:
+        return error_response(ProtocolError(400, "INVALID_REQUEST", str(refused)))
+    job = _Job(
+        owner=owner,
+        view=view,
+        plan=plan,
+        model=model,
+        options=options,
+        settings=settings,
+        instructions=instructions or None,
+        base_tree_hash=body.get("baseTreeHash"),
+        full_response=body.get("fullResponse") is True,
+    )
+
+    def start() -> Coroutine[object, object, Answer]:
+        return _compact(request.app.state, job)
+
     if body.get("streamResponse") is True:
         return StreamingResponse(
-            _sse(work), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
+            _sse(start), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
         )
     return StreamingResponse(
-        _json(work), media_type="application/json", headers={"Cache-Control": "no-cache"}
+        _json(start), media_type="application/json", headers={"Cache-Control": "no-cache"}
     )
 
 
-async def _compact(
-    request: Request,
-    owner: str,
-    view: SessionView,
-    body: Mapping[str, object],
-    instructions: str | None,
-    started: asyncio.Event,
-) -> dict[str, object]:
-    config: ServerConfig = request.app.state.config
-    service = request.app.state.service
-    session = _session(view.branch(), config.cwd)
-    known = {str(raw.get("id")) for raw in view.branch()}
-    model = Model(provider=config.provider, id=config.model or config.provider, base_url=config.base_url)
-    summarize = provider_summarize(
-        get_provider(config.provider), model, StreamOptions(api_key=config.api_key)
+def _forced(raw: object) -> str | None:
+    """`preparation.firstKeptEntryId` (pi's `CompactionPreparationOptions`); empty means none."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise invalid("preparation", "must be an object")
+    first = raw.get("firstKeptEntryId")
+    if first is not None and not isinstance(first, str):
+        raise invalid("preparation.firstKeptEntryId", "must be a string")
+    return first or None
+
+
+def _settings(raw: object, config: ServerConfig) -> CompactionSettings:
+    """rein's `[compaction]` settings with the request's pi settings over them (`enabled` only
+    decides pi's automatic compactions, so a request's is not read)."""
+    if raw is not None and not isinstance(raw, dict):
+        raise invalid("settings", "must be an object")
+    values = raw or {}
+    reserve, keep = _tokens(values, "reserveTokens"), _tokens(values, "keepRecentTokens")
+    if reserve is not None and keep is not None:
+        return CompactionSettings(reserve_tokens=reserve, keep_recent_tokens=keep)
+    group = load_settings(Path(config.cwd), Path(config.home), warn=lambda _m: None).get("compaction", {})
+    base = CompactionSettings.from_mapping(group)
+    return dataclasses.replace(
+        base,
+        reserve_tokens=base.reserve_tokens if reserve is None else reserve,
+        keep_recent_tokens=base.keep_recent_tokens if keep is None else keep,
     )
 
-    async def announced(system: str, prompt: str, max_tokens: int) -> str:
-        started.set()
-        return await summarize(system, prompt, max_tokens)
 
-    settings = CompactionSettings.from_mapping(
-        load_settings(Path(config.cwd), Path(config.home), warn=lambda _m: None).get("compaction", {})
+def _tokens(values: Mapping[str, object], key: str) -> int | None:
+    value = values.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0 or value != int(value):
+        raise invalid(f"settings.{key}", "must be a non-negative integer")
+    return int(value)
+
+
+async def _compact(state: State, job: _Job) -> Answer:
+    config: ServerConfig = state.config
+    service = state.service
+    plan, branch, sid = job.plan, job.view.branch(), job.view.row.session_id
+    metered = _Metered(get_provider(config.provider))
+    summary, details = await _summary(
+        job, branch, provider_summarize(metered, job.model, job.options), config.cwd
     )
-    window = _window(body.get("model")) or model_window(model) or DEFAULT_WINDOW
-    result = await compact_session(
-        session, announced, Budget.of(window, settings), reason="manual", instructions=instructions
-    )
-    written = [e for e in session.tree.active_path() if e.id not in known]
-    base_hash, base_count = view.row.tree_hash, view.row.entry_count
-    encoded = [encode_entry(entry, PI_KEYS) for entry in written]
-    for entry in encoded:
-        await service.append_entry(owner, view.row.session_id, entry)
-    after: SessionView = await service.get(owner, view.row.session_id)
-    compaction = next(e for e in written if isinstance(e, CompactionEntry))
-    compaction_json = next(e for e in encoded if e.get("type") == "compaction")
-    answer: dict[str, object] = {
+    details = {
+        "readFiles": list(plan.read_files),
+        "modifiedFiles": list(plan.modified_files),
+        **{key: value for key, value in details.items() if key not in ("readFiles", "modifiedFiles")},
+    }
+    entry: dict[str, object] = {
+        "type": "compaction",
+        "id": str(uuid.uuid4()),
+        "parentId": None,  # the leaf when it is appended
+        "timestamp": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+        "summary": summary,
+        "firstKeptEntryId": plan.first_kept_id,
+        "tokensBefore": plan.tokens_before,
+        "details": details,
+    }
+    base_hash, base_count = job.view.row.tree_hash, job.view.row.entry_count
+    await service.append_entry(job.owner, sid, entry)
+    after: SessionView = await service.get(job.owner, sid)
+    answer: Answer = {
         "success": True,
         "compaction": {
-            "summary": result.summary,
-            "firstKeptEntryId": compaction.first_kept_entry_id,
-            "tokensBefore": result.tokens_before,
-            "details": compaction.details,
+            "summary": summary,
+            "firstKeptEntryId": plan.first_kept_id,
+            "tokensBefore": plan.tokens_before,
+            "usage": pi_usage(metered.usage),
+            "retainedTail": list(plan.retained_tail),
+            "details": details,
         },
-        "compactionEntry": compaction_json,
+        "compactionEntry": entry,
         **after.summary(),
         "staticContext": after.static_context,
     }
-    if body.get("fullResponse") is not True and body.get("baseTreeHash") == base_hash:
+    if not job.full_response and job.base_tree_hash == base_hash:
         answer["treePatch"] = {
             "baseTreeHash": base_hash,
             "entriesFrom": base_count,
@@ -134,6 +223,37 @@ async def _compact(
         answer["entries"] = list(after.entries)
         answer["messages"] = after.messages()
     return answer
+
+
+async def _summary(
+    job: _Job, branch: Sequence[Mapping[str, object]], summarize: Summarize, cwd: str
+) -> tuple[str, dict[str, object]]:
+    """The summary text and rein's details: a rein compaction of the branch up to the first kept
+    entry that keeps none of it. With nothing new to summarize the previous summary stands as it was
+    (pi asks the model to restate it) and no request is made."""
+    plan = job.plan
+    if plan.summarizes_anything(branch):
+        session = _session(plan.summarized_branch(branch), cwd)
+        window = job.model.context_window or model_window(job.model) or DEFAULT_WINDOW
+        budget = Budget.of(window, job.settings)
+        if job.model.max_output_tokens:
+            budget = dataclasses.replace(budget, summary=min(budget.summary, job.model.max_output_tokens))
+        try:
+            await compact_session(
+                session, summarize, budget, reason="manual", instructions=job.instructions, keep_recent=0
+            )
+        except NothingToCompact:
+            pass
+        else:
+            written = session.tree.active_path()[-1]
+            assert isinstance(written, CompactionEntry)
+            return written.summary, _mapping(written.details)
+    previous = branch[plan.previous] if plan.previous >= 0 else {}
+    return str(previous.get("summary") or ""), _mapping(previous.get("details"))
+
+
+def _mapping(value: object) -> dict[str, object]:
+    return {str(key): item for key, item in value.items()} if isinstance(value, Mapping) else {}
 
 
 def _session(branch: Sequence[Mapping[str, object]], cwd: str) -> Session:
@@ -148,35 +268,67 @@ def _session(branch: Sequence[Mapping[str, object]], cwd: str) -> Session:
     return session
 
 
-def _window(model: object) -> int | None:
-    window = model.get("contextWindow") if isinstance(model, dict) else None
-    return window if isinstance(window, int) and not isinstance(window, bool) and window > 0 else None
+class _Metered:
+    """A provider whose replies' usage is added up, for the answer's `usage` (all summary requests)."""
+
+    def __init__(self, provider: Provider) -> None:
+        self._provider = provider
+        self.usage = Usage()
+
+    def stream(self, model: Model, context: Context, options: StreamOptions | None = None) -> AssistantStream:
+        return AssistantStream(self._events(self._provider.stream(model, context, options)))
+
+    async def _events(self, stream: AssistantStream) -> AsyncGenerator[AssistantEvent, None]:
+        async with stream:
+            async for event in stream:
+                if isinstance(event, DoneEvent | ErrorEvent):
+                    used = event.message.usage
+                    self.usage = Usage(
+                        input=self.usage.input + used.input,
+                        output=self.usage.output + used.output,
+                        cache_read=self.usage.cache_read + used.cache_read,
+                        cache_write=self.usage.cache_write + used.cache_write,
+                    )
+                yield event
 
 
-async def _outcome(work: asyncio.Future[dict[str, object]]) -> tuple[bool, dict[str, object]]:
-    try:
-        return True, await work
-    except NothingToCompact:
-        return False, {"error": "Nothing to compact", "code": "INVALID_REQUEST"}
-    except (SummaryError, Exception) as error:
-        return False, {"error": f"compaction failed: {error}", "code": "INTERNAL_ERROR"}
+def _detached(start: Callable[[], Coroutine[object, object, Answer]]) -> asyncio.Task[Answer]:
+    """The compaction as a task of its own: it completes even when its client leaves, as the fork's."""
+    task = asyncio.ensure_future(start())
+    _RUNNING.add(task)
+    task.add_done_callback(_settled)
+    return task
 
 
-async def _sse(work: asyncio.Future[dict[str, object]]) -> AsyncIterator[str]:
+def _settled(task: asyncio.Task[Answer]) -> None:
+    _RUNNING.discard(task)
+    if not task.cancelled():
+        task.exception()  # retrieved: a client that left is not told, and asyncio need not complain
+
+
+def _outcome(work: asyncio.Task[Answer]) -> tuple[bool, Answer]:
+    error = work.exception()
+    if error is None:
+        return True, work.result()
+    return False, {"error": f"compaction failed: {error}", "code": "INTERNAL_ERROR"}
+
+
+async def _sse(start: Callable[[], Coroutine[object, object, Answer]]) -> AsyncIterator[str]:
     yield ": keep-alive\n\n"
+    work = _detached(start)  # only once the first heartbeat is on the wire
     while not work.done():
         await asyncio.wait({work}, timeout=HEARTBEAT_SECONDS)
         if not work.done():
             yield ": keep-alive\n\n"
-    ok, body = await _outcome(work)
+    ok, body = _outcome(work)
     yield f"event: {'result' if ok else 'error'}\ndata: {json.dumps(body)}\n\n"
 
 
-async def _json(work: asyncio.Future[dict[str, object]]) -> AsyncIterator[str]:
+async def _json(start: Callable[[], Coroutine[object, object, Answer]]) -> AsyncIterator[str]:
     yield " \n"
+    work = _detached(start)
     while not work.done():
         await asyncio.wait({work}, timeout=HEARTBEAT_SECONDS)
         if not work.done():
             yield " \n"
-    _ok, body = await _outcome(work)
-    yield json.dumps(body)
+    yield json.dumps(_outcome(work)[1])
