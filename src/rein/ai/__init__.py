@@ -61,7 +61,6 @@ from rein.ai.errors import AiError, MessageFormatError, ProviderError, UnknownPr
 from rein.ai.providers.faux import FauxProvider, FauxReply
 
 __all__ = [
-    "DEFAULT_MODELS",
     "AbortSignal",
     "AiError",
     "AssistantContent",
@@ -70,6 +69,7 @@ __all__ = [
     "AssistantStream",
     "BlockEvent",
     "Context",
+    "DEFAULT_MODELS",
     "DoneEvent",
     "ErrorEvent",
     "FauxProvider",
