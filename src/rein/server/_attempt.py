@@ -28,6 +28,7 @@ from rein.ai import (
     ErrorEvent,
     JsonValue,
     Provider,
+    StartEvent,
     UserMessage,
 )
 from rein.builtins.ttsr import INJECTION_ENTRY, INJECTION_MESSAGE, StreamedText
@@ -94,10 +95,15 @@ async def _attempt(
     streamed = StreamedText()
     cut: Cut | None = None
     final: AssistantMessage | None = None
+    # `start` waits for the next event: a call that fails before any output is only its `error`, as
+    # pi-ai's providers send it (their `start` follows the response's headers)
+    start: dict[str, JsonValue] | None = None
     async with provider.stream(prepared.model, context, options) as events:
         async for event in events:
             if isinstance(event, DoneEvent | ErrorEvent):
                 final = event.message
+                if start is not None and (isinstance(event, DoneEvent) or event.message.content):
+                    emit(start)
                 if cut is None:
                     emit(_final(event, engines, prepared))
                 continue
@@ -105,6 +111,12 @@ async def _attempt(
                 continue  # the cut reply is dropped: nothing more of it reaches the client
             progress(event.partial)
             payload = proxy_event(event)
+            if isinstance(event, StartEvent):
+                start = payload
+                continue
+            if start is not None:
+                emit(start)
+                start = None
             if payload is not None:
                 emit(payload)
             if manager is not None and isinstance(event, DeltaEvent | EndEvent):

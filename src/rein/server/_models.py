@@ -15,11 +15,22 @@ says it cannot reason); `apiKey` only with `--allow-client-keys`.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Mapping
 from fnmatch import fnmatchcase
 from typing import Final, Literal
 
-from rein.ai import DEFAULT_MODELS, Model, StreamOptions
+from rein.ai import (
+    DEFAULT_MODELS,
+    Context,
+    JsonValue,
+    Model,
+    StreamOptions,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+)
 from rein.server._config import ServerConfig
 from rein.server._errors import ProtocolError, invalid
 
@@ -28,6 +39,29 @@ _REASONING: Final[Mapping[str, Reasoning]] = {
     "minimal": "minimal", "low": "low", "medium": "medium", "high": "high", "xhigh": "high", "max": "high",
 }  # fmt: skip
 """pi's thinking levels (`ThinkingLevel` in pi-ai's types) as rein's; "off" and unknown ones: none."""
+
+
+Label = tuple[str, str]
+"""The client's `(model.provider, model.api)`: what its replies are labelled with."""
+
+
+def client_label(raw: object) -> Label | None:
+    """The provider and api the client named: pi-ai labels a reply with its model's, and pi's client
+    compares them to decide what of a reply it may send back (thinking signatures)."""
+    if not isinstance(raw, dict):
+        return None
+    provider, api = raw.get("provider"), raw.get("api")
+    return (provider, api) if isinstance(provider, str) and isinstance(api, str) else None
+
+
+def labelled(value: dict[str, JsonValue], label: Label | None) -> dict[str, JsonValue]:
+    """A pi message, or an event carrying one (`message`), labelled with the client's provider and api."""
+    if label is None:
+        return value
+    if value.get("role") == "assistant":
+        return {**value, "provider": label[0], "api": label[1]}
+    message = value.get("message")
+    return {**value, "message": labelled(message, label)} if isinstance(message, dict) else value
 
 
 def default_model_id(config: ServerConfig) -> str:
@@ -91,6 +125,34 @@ def stream_options(raw: object, model_raw: object, config: ServerConfig) -> Stre
         temperature=None if temperature is None else float(temperature),
         reasoning=_REASONING.get(level) if level is not None and can_reason else None,
     )
+
+
+CONTEXT_SAFETY_TOKENS: Final = 4096
+"""pi-ai's margin (`clampMaxTokensToContext`): the reply limit leaves this much of the window free."""
+
+
+def clamp_to_window(options: StreamOptions, model: Model, context: Context) -> StreamOptions:
+    """The reply limit as pi's `streamSimple` sends it: at most the window less the context (about
+    four characters a token) and the margin, at least 1."""
+    limit = options.max_tokens or model.max_output_tokens
+    if not limit or not model.context_window:
+        return options
+    chars = len(context.system_prompt or "") + sum(
+        len(tool.name) + len(tool.description) + len(json.dumps(tool.parameters)) for tool in context.tools
+    )
+    for message in context.messages:
+        for block in message.content:
+            match block:
+                case TextContent():
+                    chars += len(block.text)
+                case ThinkingContent():
+                    chars += len(block.thinking)
+                case ToolCall():
+                    chars += len(block.name) + len(json.dumps(block.arguments))
+                case _:
+                    chars += 4800  # an image, as pi counts one
+    available = model.context_window - -(-chars // 4) - CONTEXT_SAFETY_TOKENS
+    return dataclasses.replace(options, max_tokens=min(limit, max(1, available)))
 
 
 def _count(value: object) -> int | None:

@@ -25,6 +25,7 @@ from rein.server._errors import ProtocolError, error_response
 from rein.server._json_response import JsonResponse
 from rein.server._leases import RunLeases
 from rein.server._metrics import Metrics
+from rein.server._models import Label, labelled
 from rein.server._wire import pi_message
 from rein.server.store import RunRow, Store, StoreError
 
@@ -48,8 +49,12 @@ class Journal:
     """One run's journal (nothing without a run id): claimed under a lease, its reply so far kept
     with each renewal, its end recorded if this attempt still holds it."""
 
-    def __init__(self, leases: RunLeases, owner: str, session_id: str, run_id: str | None) -> None:
+    def __init__(
+        self, leases: RunLeases, owner: str, session_id: str, run_id: str | None, label: Label | None = None
+    ) -> None:
         self.leases, self.owner, self.session_id, self.run_id = leases, owner, session_id, run_id
+        self.label = label
+        """The client's provider and api, the replies' label (`_models.labelled`)."""
         self.run: RunRow | None = None
         self.partial: AssistantMessage | None = None
         """The reply so far (set by the run as it streams)."""
@@ -68,7 +73,7 @@ class Journal:
         if self.partial is None:
             return None
         cut = dataclasses.replace(self.partial, stop_reason="error", error_message=INTERRUPTED)
-        return json.dumps(pi_message(cut))
+        return json.dumps(labelled(pi_message(cut), self.label))
 
     async def fail(self, error: str) -> None:
         if self.run is not None:
@@ -80,6 +85,7 @@ class Journal:
         diagnostic). The failed reply's message is kept too, for rein's page."""
         if self.run is None:
             return
+        pi = labelled(pi, self.label)
         if reply.stop_reason in ("error", "aborted"):
             error = reply.error_message or reply.stop_reason
             await self.leases.finish(self.run, "failed", message=json.dumps(pi), error=error)

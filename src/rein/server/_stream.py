@@ -16,6 +16,7 @@ disconnects does not stop it: the journal gets the final message and the client 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
@@ -40,17 +41,19 @@ from rein.server._attempt import run_reply
 from rein.server._config import ServerConfig
 from rein.server._engines import get_engines
 from rein.server._errors import ProtocolError, error_response, invalid
-from rein.server._models import resolve_model, stream_options
+from rein.server._models import Label, clamp_to_window, client_label, labelled, resolve_model, stream_options
 from rein.server._runs import Journal, run_endpoint, spawn
+from rein.server._surrogates import model_text
 from rein.server._timebox import check
 from rein.server._view import SessionView
-from rein.server._wire import branch_messages, model_text, pi_message, replay_events, wire_message
+from rein.server._wire import branch_messages, pi_message, replay_events, wire_message
 from rein.server.web._relay import mirror
 
 __all__ = ["run_endpoint", "stream_endpoint"]
 
 HEARTBEAT = ": keep-alive\n\n"
 HEARTBEAT_SECONDS = 15.0
+FIRST_BYTE_SECONDS = 1.0
 Emit = Callable[[dict[str, JsonValue] | None], None]
 
 
@@ -64,6 +67,8 @@ class StreamRequest:
     context: Context
     rein_events: bool
     cwd: str | None
+    label: Label | None
+    """The client's model provider and api, its replies' label."""
 
 
 async def stream_endpoint(request: Request, owner: str, body: dict[str, object]) -> Response:
@@ -73,7 +78,8 @@ async def stream_endpoint(request: Request, owner: str, body: dict[str, object])
         return error_response(error)
     if isinstance(prepared, list):
         return _sse_response(_replayed(prepared))
-    journal = Journal(request.app.state.leases, owner, prepared.session_id, prepared.run_id)
+    label = prepared.label
+    journal = Journal(request.app.state.leases, owner, prepared.session_id, prepared.run_id, label)
     if not await journal.start():
         return error_response(
             ProtocolError(409, "RUN_IN_PROGRESS", f"run {prepared.run_id!r} is already in progress")
@@ -82,11 +88,13 @@ async def stream_endpoint(request: Request, owner: str, body: dict[str, object])
     buses = request.app.state.buses
 
     def emit(event: dict[str, JsonValue] | None) -> None:
+        event = None if event is None else labelled(event, label)
         queue.put_nowait(event)
         mirror(buses, owner, prepared.session_id, event)  # the web page watches the session live
 
-    spawn(request.app, _run(request, prepared, journal, emit))
-    return _sse_response(_events(queue))
+    sent = asyncio.Event()
+    spawn(request.app, _run(request, prepared, journal, emit, sent))
+    return _sse_response(_events(queue, sent))
 
 
 async def _prepare(
@@ -112,8 +120,12 @@ async def _prepare(
     if run_id is not None:
         run = await request.app.state.store.run(owner, session_id, run_id)
         if run is not None and run.status == "completed" and run.message is not None:
-            journaled = wire_message(json.loads(run.message), "run.message")
-            if isinstance(journaled, AssistantMessage):
+            stored = json.loads(run.message)
+            journaled = wire_message(stored, "run.message")
+            if isinstance(journaled, AssistantMessage) and isinstance(stored, dict):
+                label = stored.get("provider"), stored.get("api")  # as journalled: the client's then
+                if isinstance(label[0], str) and isinstance(label[1], str):
+                    return [labelled(event, (label[0], label[1])) for event in replay_events(journaled)]
                 return replay_events(journaled)
     overlay = _messages(body, "contextOverlay")
     ephemeral = _messages(body, "ephemeralMessages")
@@ -126,14 +138,16 @@ async def _prepare(
         raise invalid("cwd", "must be a string")
     if cwd and cwd != view.row.cwd:  # the web page lists sessions by it, and runs agents there
         await service.set_cwd(owner, session_id, cwd)
+    context = _context(view.static_context, messages, warning)
     return StreamRequest(
         owner=owner,
         session_id=session_id,
         run_id=run_id,
         model=model,
-        options=options,
-        context=_context(view.static_context, messages, warning),
+        options=clamp_to_window(options, model, context),
+        context=context,
         rein_events=body.get("reinEvents") is True,
+        label=client_label(body.get("model")),
         cwd=cwd,
     )
 
@@ -175,9 +189,15 @@ def _context(static: Mapping[str, object], messages: list[Message], warning: str
     )
 
 
-async def _run(request: Request, prepared: StreamRequest, journal: Journal, emit: Emit) -> None:
-    """The background run: the reply (with stream-rule retries), its steering verdicts, the journal."""
+async def _run(
+    request: Request, prepared: StreamRequest, journal: Journal, emit: Emit, sent: asyncio.Event
+) -> None:
+    """The background run: the reply (with stream-rule retries), its steering verdicts, the journal.
+    It starts once the first heartbeat is out (or after a second): loading the engines and the
+    provider's SDK the first time holds the event loop, and the client expects a byte within 1 s."""
     app = request.app
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(sent.wait(), FIRST_BYTE_SECONDS)
     try:
         engines = get_engines(app)
         try:
@@ -233,8 +253,11 @@ async def _replayed(events: list[dict[str, JsonValue]]) -> AsyncIterator[str]:
         yield f"data: {json.dumps(event)}\n\n"
 
 
-async def _events(queue: asyncio.Queue[dict[str, JsonValue] | None]) -> AsyncIterator[str]:
+async def _events(
+    queue: asyncio.Queue[dict[str, JsonValue] | None], sent: asyncio.Event
+) -> AsyncIterator[str]:
     yield HEARTBEAT
+    sent.set()  # resumed: the server has written the heartbeat
     while True:
         try:
             event = await asyncio.wait_for(queue.get(), HEARTBEAT_SECONDS)

@@ -10,7 +10,6 @@ as extra keys pi ignores (`rawArguments`, `argumentsError`), so rein -> pi -> re
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import assert_never
 
@@ -47,6 +46,7 @@ from rein.ai import (
     message_to_json,
 )
 from rein.server._errors import ProtocolError
+from rein.server._surrogates import model_safe
 from rein.session import Entry, build_context, to_agent_message
 from rein.session._codec import Malformed, decode_entry
 from rein.session._pi import PI_KEYS
@@ -61,15 +61,16 @@ _APIS = {"anthropic": "anthropic-messages", "openai": "openai-completions"}
 
 
 def wire_message(obj: object, path: str) -> Message:
-    """A message from a request, in rein's shape or pi's. Raises `ProtocolError` 400 naming the field."""
+    """A message from a request, in rein's shape or pi's, as the model gets it (`model_safe`). Raises
+    `ProtocolError` 400 naming the field."""
     try:
-        return message_from_json(obj, path)
+        return model_safe(message_from_json(obj, path))
     except MessageFormatError as rein_error:
         rein_shaped = isinstance(obj, dict) and (
             obj.get("role") == "tool_result" or "stop_reason" in obj or "tool_call_id" in obj
         )
         try:
-            return pi_to_message(obj, path)
+            return model_safe(pi_to_message(obj, path))
         except MessageFormatError as pi_error:
             raise ProtocolError(
                 400, "INVALID_REQUEST", str(rein_error if rein_shaped else pi_error)
@@ -294,15 +295,6 @@ def branch_messages(entries: Sequence[Mapping[str, object]]) -> list[Message]:
     return list(to_llm(agent))
 
 
-def model_text(text: str) -> str:
-    """`text` as the model gets it: a lone UTF-16 surrogate (half an emoji the client cut) dropped, as
-    pi-ai's providers drop it (`sanitizeSurrogates`); no UTF-8 encoder takes it. The entry keeps it."""
-    return _SURROGATE.sub("", text) if _SURROGATE.search(text) else text
-
-
-_SURROGATE = re.compile("[\\ud800-\\udfff]")
-
-
 def _obj(data: object, path: str) -> dict[str, object]:
     if not isinstance(data, dict):
         raise MessageFormatError(path, f"expected a JSON object, got {type(data).__name__}")
@@ -339,14 +331,14 @@ def _list(obj: Mapping[str, object], key: str, path: str) -> list[object]:
 def _user_content(obj: Mapping[str, object], path: str) -> tuple[UserContent, ...]:
     content = obj.get("content")
     if isinstance(content, str):
-        return (TextContent(text=model_text(content)),)
+        return (TextContent(text=content),)
     blocks: list[UserContent] = []
     for i, item in enumerate(_list(obj, "content", path)):
         where = f"{path}.content[{i}]"
         block = _obj(item, where)
         kind = block.get("type")
         if kind == "text":
-            blocks.append(TextContent(text=model_text(_str(block, "text", where))))
+            blocks.append(TextContent(text=_str(block, "text", where)))
         elif kind == "image":
             blocks.append(
                 ImageContent(data=_str(block, "data", where), mime_type=_str(block, "mimeType", where))
@@ -360,10 +352,10 @@ def _assistant_block(item: object, path: str) -> AssistantContent:
     block = _obj(item, path)
     kind = block.get("type")
     if kind == "text":
-        return TextContent(text=model_text(_str(block, "text", path)))
+        return TextContent(text=_str(block, "text", path))
     if kind == "thinking":
         return ThinkingContent(
-            thinking=model_text(_str(block, "thinking", path)),
+            thinking=_str(block, "thinking", path),
             signature=_opt_str(block, "thinkingSignature", path),
             redacted=block.get("redacted") is True,
         )
