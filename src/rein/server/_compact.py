@@ -8,8 +8,9 @@ What the request asks for is what happens:
   summary (never more than the model's `maxTokens`); a key the request leaves out takes rein's
   `[compaction]` setting. `preparation.firstKeptEntryId` forces the cut.
 - The cut, the retained tail, `tokensBefore` and the file lists are pi's (`_compact_plan`); the summary
-  is rein's: its chunked summarizer over what is cut, with the previous summary carried, plus the state
-  it extracts and the user's own words.
+  is rein's chunked summarizer over what is cut, with the previous summary carried. The state rein
+  extracts and the user's own words are in `details` (and in the summary text too for rein's client,
+  which sends `reinSummary`).
 
 The answer is the fork's: `success`, `compaction {summary, firstKeptEntryId, tokensBefore, usage,
 retainedTail, details}` (`details` has pi's `readFiles` and `modifiedFiles` beside rein's own state),
@@ -84,6 +85,9 @@ class _Job:
     instructions: str | None
     base_tree_hash: object
     full_response: bool
+    rein_summary: bool
+    """`reinSummary` (rein's client): the summary with rein's operational state and the user's words
+    in its text; a pi client gets the model's summary, as the fork's, and that state in `details`."""
 
 
 async def compact_endpoint(request: Request, owner: str, body: dict[str, object]) -> Response:
@@ -118,6 +122,7 @@ async def compact_endpoint(request: Request, owner: str, body: dict[str, object]
         instructions=instructions or None,
         base_tree_hash=body.get("baseTreeHash"),
         full_response=body.get("fullResponse") is True,
+        rein_summary=body.get("reinSummary") is True,
     )
 
     def start() -> Coroutine[object, object, Answer]:
@@ -179,6 +184,9 @@ async def _compact(state: State, job: _Job) -> Answer:
     summary, details = await _summary(
         job, branch, provider_summarize(metered, job.model, job.options), config.cwd
     )
+    model_summary = details.get("model_summary")
+    if not job.rein_summary and isinstance(model_summary, str):
+        summary = model_summary
     details = {
         "readFiles": list(plan.read_files),
         "modifiedFiles": list(plan.modified_files),

@@ -111,7 +111,11 @@ class RemoteSession(Session):
         (phase `compact`; a 400 "Nothing to compact" among them)."""
         await self.flush()
         entries = self.wire_entries()
-        body: dict[str, object] = {"sessionId": self.id, "baseTreeHash": self.tracker.known.tree_hash}
+        body: dict[str, object] = {
+            "sessionId": self.id,
+            "baseTreeHash": self.tracker.known.tree_hash,
+            "reinSummary": True,  # the summary text keeps rein's operational state for rein's context
+        }
         if instructions:
             body["customInstructions"] = instructions
         if settings is not None:
