@@ -26,7 +26,7 @@ from tests.server.pg import new_database, running_postgres
 from tests.server.test_faults import CONTEXT, JsonObject, chain, entries_of, entry
 from tests.server.test_faults import Upload as Chunks
 from tests.server.web.browser import browser_page, sel
-from tests.server.web.helpers import csrf_of
+from tests.server.web.helpers import BROWSER, csrf_of
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow, pytest.mark.nginx]
 
@@ -275,7 +275,7 @@ def test_a_page_on_another_node_shows_a_run_of_the_first_live(pg_url: str, tmp_p
         httpx2.Client(base_url=cluster.nodes[0], timeout=30) as one,
         browser_page(tmp_path) as page,
     ):
-        csrf = {"X-Rein-CSRF": csrf_of(one.get("/").text)}
+        csrf = {"X-Rein-CSRF": csrf_of(one.get("/", headers=BROWSER).text)}
         created = one.post("/web/api/sessions", json={}, headers=csrf)
         assert created.status_code == 201, created.text
         sid = str(created.json()["id"])

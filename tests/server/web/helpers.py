@@ -27,6 +27,9 @@ Event = dict[str, object]
 IDLE: Event = {"type": "run", "state": "idle"}
 WAIT = 30.0
 
+BROWSER = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+"""What a browser asks `GET /` for: the page (any other client gets the fork's JSON answer)."""
+
 
 class EventReader:
     """The session's events, read on a thread into `events` (`delta` events included)."""
@@ -153,6 +156,6 @@ def web_server(
         running_server(tmp, env=env, args=args, token=token) as url,
         httpx2.Client(base_url=url, timeout=30, headers=headers) as client,
     ):
-        page = client.get("/")
+        page = client.get("/", headers=BROWSER)
         assert page.status_code == 200
         yield Web(url=url, client=client, csrf=csrf_of(page.text), tmp=tmp)

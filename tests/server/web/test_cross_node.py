@@ -16,7 +16,7 @@ import pytest
 
 from tests.server.helpers import kill9, running_server
 from tests.server.pg import new_database
-from tests.server.web.helpers import IDLE, Web, csrf_of
+from tests.server.web.helpers import BROWSER, IDLE, Web, csrf_of
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 LEASE = 2
@@ -42,7 +42,9 @@ def two_nodes(tmp: Path, pg_url: str, replies: list[object]) -> Iterator[Pair]:
                 running_server(tmp / name, db=db, env={"REIN_FAUX_SCRIPT": str(script)}, args=args)
             )
             client = stack.enter_context(httpx2.Client(base_url=url, timeout=30))
-            webs.append(Web(url=url, client=client, csrf=csrf_of(client.get("/").text), tmp=tmp))
+            webs.append(
+                Web(url=url, client=client, csrf=csrf_of(client.get("/", headers=BROWSER).text), tmp=tmp)
+            )
         yield Pair(*webs)
 
 

@@ -8,14 +8,14 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from tests.server.web.helpers import csrf_of, web_server
+from tests.server.web.helpers import BROWSER, csrf_of, web_server
 
 pytestmark = pytest.mark.slow
 
 
 def test_the_page_carries_its_policy_and_the_csrf_token(tmp_path: Path) -> None:
     with web_server(tmp_path) as web:
-        page = web.client.get("/")
+        page = web.client.get("/", headers=BROWSER)
         policy = page.headers["content-security-policy"]
         assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
         assert "default-src 'self'" in policy and "base-uri 'none'" in policy
@@ -24,7 +24,7 @@ def test_the_page_carries_its_policy_and_the_csrf_token(tmp_path: Path) -> None:
         assert page.headers["cache-control"] == "no-store"
         assert page.headers["content-type"].startswith("text/html")
         assert '<meta name="rein-auth" content="none">' in page.text and "__REIN_" not in page.text
-        assert len(web.csrf) >= 32 and csrf_of(web.client.get("/").text) == web.csrf
+        assert len(web.csrf) >= 32 and csrf_of(web.client.get("/", headers=BROWSER).text) == web.csrf
         script = web.client.get("/static/app.js")
         assert script.status_code == 200 and "javascript" in script.headers["content-type"]
         assert "css" in web.client.get("/static/app.css").headers["content-type"]
@@ -63,7 +63,7 @@ def test_a_non_loopback_host_is_refused_on_a_loopback_server(tmp_path: Path) -> 
         for host in ("evil.example", "evil.example:80", "127.0.0.1.evil.example"):
             answer = web.client.get("/web/api/info", headers={"Host": host})
             assert answer.status_code == 403 and answer.json()["code"] == "HOST_REFUSED", host
-        assert web.client.get("/", headers={"Host": "rebind.example"}).status_code == 403
+        assert web.client.get("/", headers={**BROWSER, "Host": "rebind.example"}).status_code == 403
         port = web.url.rsplit(":", 1)[1]
         for host in (f"localhost:{port}", f"127.0.0.1:{port}", "[::1]", "localhost"):
             assert web.client.get("/web/api/info", headers={"Host": host}).status_code == 200, host
@@ -72,10 +72,12 @@ def test_a_non_loopback_host_is_refused_on_a_loopback_server(tmp_path: Path) -> 
 
 def test_with_a_token_the_api_needs_it_and_the_page_says_so(tmp_path: Path) -> None:
     with web_server(tmp_path, token="s3cret") as web:
-        assert '<meta name="rein-auth" content="required">' in web.client.get("/").text
+        assert '<meta name="rein-auth" content="required">' in web.client.get("/", headers=BROWSER).text
         assert web.client.get("/web/api/info").json()["auth"] is True
         with httpx2.Client(base_url=web.url, timeout=30) as anonymous:
-            assert anonymous.get("/").status_code == 200  # the page itself holds no session data
+            assert (
+                anonymous.get("/", headers=BROWSER).status_code == 200
+            )  # the page itself holds no session data
             answer = anonymous.get("/web/api/sessions")
             assert answer.status_code == 401 and answer.json()["code"] == "UNAUTHORIZED"
             wrong = anonymous.get("/web/api/info", headers={"Authorization": "Bearer nope"})

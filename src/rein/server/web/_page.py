@@ -42,11 +42,9 @@ def _not_found() -> Response:
 
 
 async def index(request: Request) -> Response:
-    """The page for a browser; for a client that asks for JSON (no `text/html` in Accept), the
-    fork's answer: 401 `{error, version}` without a valid token, else who answers."""
-    if "text/html" not in request.headers.get("accept", "") and "json" in request.headers.get(
-        "accept", "*/*"
-    ):
+    """The page for a browser (every browser's Accept names `text/html`); any other client gets the
+    fork's JSON answer: 401 `{error, version}` without a valid token, else who answers."""
+    if "text/html" not in request.headers.get("accept", ""):
         try:
             owner_of(request.app.state.config, request.headers)
         except ProtocolError as refused:
