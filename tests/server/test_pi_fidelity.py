@@ -78,6 +78,36 @@ def test_the_clients_model_and_options_reach_the_provider(tmp_path: Path, upstre
         assert all(r.headers["authorization"] == "Bearer sk-test" for r in upstream.requests)
 
 
+def test_a_reply_is_labelled_and_costed_as_pi_ai_does_for_the_clients_model(
+    tmp_path: Path, upstream: ServerThread
+) -> None:
+    upstream.push(text_reply("ok", usage=(1200, 340, 0)), text_reply("again"))
+    rates = {"input": 3, "output": 15, "cacheRead": 0.3, "cacheWrite": 3.75}
+    model = {"id": "m", "provider": "opencode-go", "api": "openai-completions", "cost": rates}
+    for client in serve(tmp_path, upstream):
+        client.post("/api/session/init", json={"sessionId": "s1", "staticContext": STATIC})
+        usage = stream(client, {"model": model, "runId": "r1"})[-1]["usage"]  # the client builds the message
+        assert isinstance(usage, dict)
+        fresh = usage["input"]
+        assert isinstance(fresh, int) and fresh > 0  # the prompt less what the cache served
+        cost = {
+            "input": (3 / 1000000) * fresh,
+            "output": (15 / 1000000) * 340,
+            "cacheRead": 0.0,
+            "cacheWrite": 0.0,
+        }
+        assert usage["cost"] == {**cost, "total": sum(cost.values())}
+        message = client.get("/api/session/s1/runs/r1").json()["message"]  # journalled as the fork's
+        assert (message["provider"], message["api"], message["model"]) == (
+            "opencode-go",
+            "openai-completions",
+            "m",
+        )
+        assert message["usage"] == usage
+        replayed = stream(client, {"runId": "r1"})[-1]
+        assert replayed["message"] == message and replayed["usage"] == usage  # and replayed so
+
+
 def test_a_model_policy_refuses_naming_the_allowed_ones(tmp_path: Path, upstream: ServerThread) -> None:
     upstream.push(text_reply("ok"))
     for client in serve(tmp_path, upstream, "--models", "gpt-4.1*, o3"):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Final, Literal
 
@@ -41,27 +42,63 @@ _REASONING: Final[Mapping[str, Reasoning]] = {
 """pi's thinking levels (`ThinkingLevel` in pi-ai's types) as rein's; "off" and unknown ones: none."""
 
 
-Label = tuple[str, str]
-"""The client's `(model.provider, model.api)`: what its replies are labelled with."""
+@dataclass(frozen=True, slots=True)
+class Label:
+    """What a reply says of the client's model, as pi-ai writes it: its `provider` and `api` (pi's
+    client compares them to decide what of a reply it may send back, thinking signatures) and the
+    `usage.cost` its `cost` rates give (pi-ai's `calculateCost`)."""
+
+    provider: str
+    api: str
+    rates: Mapping[str, object]
 
 
 def client_label(raw: object) -> Label | None:
-    """The provider and api the client named: pi-ai labels a reply with its model's, and pi's client
-    compares them to decide what of a reply it may send back (thinking signatures)."""
     if not isinstance(raw, dict):
         return None
-    provider, api = raw.get("provider"), raw.get("api")
-    return (provider, api) if isinstance(provider, str) and isinstance(api, str) else None
+    provider, api, rates = raw.get("provider"), raw.get("api"), raw.get("cost")
+    if not isinstance(provider, str) or not isinstance(api, str):
+        return None
+    return Label(provider, api, rates if isinstance(rates, dict) else {})
 
 
 def labelled(value: dict[str, JsonValue], label: Label | None) -> dict[str, JsonValue]:
-    """A pi message, or an event carrying one (`message`), labelled with the client's provider and api."""
+    """A pi message, or an event carrying one (`message`) or its `usage`, labelled for the client."""
     if label is None:
         return value
+    out = dict(value)
     if value.get("role") == "assistant":
-        return {**value, "provider": label[0], "api": label[1]}
-    message = value.get("message")
-    return {**value, "message": labelled(message, label)} if isinstance(message, dict) else value
+        out.update(provider=label.provider, api=label.api)
+    message, usage = value.get("message"), value.get("usage")
+    if isinstance(message, dict):
+        out["message"] = labelled(message, label)
+    if isinstance(usage, dict) and label.rates:
+        out["usage"] = {**usage, "cost": _cost(usage, label.rates)}
+    return out
+
+
+def _cost(usage: Mapping[str, JsonValue], rates: Mapping[str, object]) -> dict[str, JsonValue]:
+    """pi-ai's `calculateCost`, in its order of operations (so the floats are JavaScript's)."""
+    tokens = {key: _number(usage.get(key)) for key in ("input", "output", "cacheRead", "cacheWrite")}
+    prompt = tokens["input"] + tokens["cacheRead"] + tokens["cacheWrite"]
+    chosen, threshold = rates, -1.0
+    tiers = rates.get("tiers")
+    for tier in tiers if isinstance(tiers, list) else []:
+        above = _number(tier.get("inputTokensAbove")) if isinstance(tier, dict) else -1.0
+        if isinstance(tier, dict) and prompt > above > threshold:
+            chosen, threshold = tier, above
+    cost: dict[str, JsonValue] = {
+        "input": (_number(chosen.get("input")) / 1000000) * tokens["input"],
+        "output": (_number(chosen.get("output")) / 1000000) * tokens["output"],
+        "cacheRead": (_number(chosen.get("cacheRead")) / 1000000) * tokens["cacheRead"],
+        "cacheWrite": (_number(chosen.get("cacheWrite")) * tokens["cacheWrite"]) / 1000000,
+    }
+    cost["total"] = sum(_number(cost[key]) for key in ("input", "output", "cacheRead", "cacheWrite"))
+    return cost
+
+
+def _number(value: object) -> float:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
 
 
 def default_model_id(config: ServerConfig) -> str:

@@ -122,11 +122,11 @@ async def _prepare(
         if run is not None and run.status == "completed" and run.message is not None:
             stored = json.loads(run.message)
             journaled = wire_message(stored, "run.message")
-            if isinstance(journaled, AssistantMessage) and isinstance(stored, dict):
-                label = stored.get("provider"), stored.get("api")  # as journalled: the client's then
-                if isinstance(label[0], str) and isinstance(label[1], str):
-                    return [labelled(event, (label[0], label[1])) for event in replay_events(journaled)]
-                return replay_events(journaled)
+            if isinstance(journaled, AssistantMessage):
+                events = replay_events(journaled)
+                if events[-1].get("type") == "done":  # the message as journalled: labelled then
+                    events[-1] = {**events[-1], "message": stored, "usage": stored.get("usage")}
+                return events
     overlay = _messages(body, "contextOverlay")
     ephemeral = _messages(body, "ephemeralMessages")
     branch = branch_messages(view.branch())
