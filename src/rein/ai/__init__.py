@@ -55,7 +55,7 @@ from rein.ai._messages import (
     message_to_json,
 )
 from rein.ai._overflow import Overflow, context_overflow
-from rein.ai._registry import DEFAULT_MODELS, get_provider, provider_names, stream
+from rein.ai._registry import default_model, get_provider, provider_names, stream
 from rein.ai._stream import AbortSignal, AssistantStream, Provider, StreamFn, StreamOptions
 from rein.ai.errors import AiError, MessageFormatError, ProviderError, UnknownProviderError
 from rein.ai.providers.faux import FauxProvider, FauxReply
@@ -69,7 +69,6 @@ __all__ = [
     "AssistantStream",
     "BlockEvent",
     "Context",
-    "DEFAULT_MODELS",
     "DoneEvent",
     "ErrorEvent",
     "FauxProvider",
@@ -107,6 +106,7 @@ __all__ = [
     "UserContent",
     "UserMessage",
     "context_overflow",
+    "default_model",
     "get_provider",
     "message_from_json",
     "message_to_json",

@@ -21,14 +21,19 @@ _PROVIDERS: Final = {
     "openai-responses": "rein.ai.providers.openai_responses:OpenAIResponsesProvider",
 }
 
-DEFAULT_MODELS: Final = {
+_DEFAULT_MODELS: Final = {
     "anthropic": "claude-sonnet-4-5",
     "faux": "faux",
     "local": BUNDLED,
     "openai": "gpt-4.1",
     "openai-responses": "gpt-4.1",
 }
-"""Each provider's default model: what a caller that names only the provider gets."""
+
+
+def default_model(provider: str) -> str:
+    """The provider's default model: what a caller that names only the provider gets ("" for a name
+    the registry does not know)."""
+    return _DEFAULT_MODELS.get(provider, "")
 
 
 def provider_names() -> tuple[str, ...]:

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rein.ai import DEFAULT_MODELS as AI_DEFAULT_MODELS
-from rein.ai import Model, UnknownProviderError, get_provider, provider_names
+from rein.ai import Model, UnknownProviderError, default_model, get_provider, provider_names
 from rein.builtins._compact_command import CompactCommand
 from rein.builtins._session_commands import SessionCommands
 from rein.builtins._tree_commands import TreeCommands
@@ -26,7 +25,7 @@ from rein.builtins.ttsr import TtsrExtension
 from rein.extensions import ExtensionAPI, ExtensionContext
 from rein.session import AgentSession
 
-DEFAULT_MODELS = {name: model for name, model in AI_DEFAULT_MODELS.items() if name != "faux"}
+DEFAULT_MODELS = {name: default_model(name) for name in provider_names() if name != "faux"}
 """Each provider's default model: what `/model <provider>` switches to, and `/model`'s completions."""
 
 RECENT_SHOWN = 10

@@ -23,7 +23,6 @@ from fnmatch import fnmatchcase
 from typing import Final, Literal
 
 from rein.ai import (
-    DEFAULT_MODELS,
     Context,
     JsonValue,
     Model,
@@ -31,6 +30,7 @@ from rein.ai import (
     TextContent,
     ThinkingContent,
     ToolCall,
+    default_model,
 )
 from rein.server._config import ServerConfig
 from rein.server._errors import ProtocolError, invalid
@@ -102,7 +102,7 @@ def _number(value: object) -> float:
 
 
 def default_model_id(config: ServerConfig) -> str:
-    return config.model or DEFAULT_MODELS.get(config.provider, config.provider)
+    return config.model or default_model(config.provider) or config.provider
 
 
 def resolve_model(raw: object, config: ServerConfig) -> Model:
