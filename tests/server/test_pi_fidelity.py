@@ -108,6 +108,26 @@ def test_a_reply_is_labelled_and_costed_as_pi_ai_does_for_the_clients_model(
         assert replayed["message"] == message and replayed["usage"] == usage  # and replayed so
 
 
+def test_a_compaction_costs_its_summary_requests_by_the_clients_model(
+    tmp_path: Path, upstream: ServerThread
+) -> None:
+    upstream.push(text_reply("the summary", usage=(500, 40, 0)))
+    model = {"id": "m", "provider": "openai", "api": "openai-completions", "cost": {"input": 2, "output": 8}}
+    turns = [user("u1", "first " * 50), user("u2", "second " * 50, "u1"), user("u3", "third", "u2")]
+    for client in serve(tmp_path, upstream):
+        client.post("/api/session/init", json={"sessionId": "s1", "staticContext": STATIC})
+        client.post("/api/session/tree/append", json={"sessionId": "s1", "entries": turns, "leafId": "u3"})
+        body = {"sessionId": "s1", "model": model, "settings": {"keepRecentTokens": 1}, "fullResponse": True}
+        answer = client.post("/api/session/compact", json=body)
+        assert answer.status_code == 200, answer.text
+        compaction = answer.json()["compaction"]
+        assert compaction["summary"] == "the summary"  # the model's text: rein's state is in details
+        assert "state" in compaction["details"] and upstream.requests[-1].body["model"] == "m"  # type: ignore[index,call-overload]
+        usage = compaction["usage"]
+        assert usage["output"] == 40 and usage["cost"]["output"] == (8 / 1000000) * 40
+        assert usage["cost"]["input"] == (2 / 1000000) * usage["input"] and usage["cost"]["total"] > 0
+
+
 def test_a_model_policy_refuses_naming_the_allowed_ones(tmp_path: Path, upstream: ServerThread) -> None:
     upstream.push(text_reply("ok"))
     for client in serve(tmp_path, upstream, "--models", "gpt-4.1*, o3"):

@@ -52,7 +52,7 @@ from rein.ai import (
 from rein.server._compact_plan import CompactionPlan, PlanRefused, plan_compaction
 from rein.server._config import ServerConfig
 from rein.server._errors import ProtocolError, error_response, invalid, missing
-from rein.server._models import resolve_model, stream_options
+from rein.server._models import Label, client_label, labelled, resolve_model, stream_options
 from rein.server._view import SessionView
 from rein.server._wire import pi_usage, wire_entries
 from rein.session import CompactionEntry, Session
@@ -86,6 +86,8 @@ class _Job:
     base_tree_hash: object
     full_response: bool
     rein_summary: bool
+    label: Label | None
+    """The client's model: the summary requests' cost (`_models.labelled`)."""
     """`reinSummary` (rein's client): the summary with rein's operational state and the user's words
     in its text; a pi client gets the model's summary, as the fork's, and that state in `details`."""
 
@@ -123,6 +125,7 @@ async def compact_endpoint(request: Request, owner: str, body: dict[str, object]
         base_tree_hash=body.get("baseTreeHash"),
         full_response=body.get("fullResponse") is True,
         rein_summary=body.get("reinSummary") is True,
+        label=client_label(body.get("model")),
     )
 
     def start() -> Coroutine[object, object, Answer]:
@@ -211,7 +214,7 @@ async def _compact(state: State, job: _Job) -> Answer:
             "summary": summary,
             "firstKeptEntryId": plan.first_kept_id,
             "tokensBefore": plan.tokens_before,
-            "usage": pi_usage(metered.usage),
+            "usage": labelled({"usage": pi_usage(metered.usage)}, job.label)["usage"],  # its cost
             "retainedTail": list(plan.retained_tail),
             "details": details,
         },

@@ -54,7 +54,7 @@ class Journal:
     ) -> None:
         self.leases, self.owner, self.session_id, self.run_id = leases, owner, session_id, run_id
         self.label = label
-        """The client's provider and api, the replies' label (`_models.labelled`)."""
+        """The client's model: the replies' provider, api and cost (`_models.labelled`)."""
         self.run: RunRow | None = None
         self.partial: AssistantMessage | None = None
         """The reply so far (set by the run as it streams)."""

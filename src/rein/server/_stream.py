@@ -68,7 +68,7 @@ class StreamRequest:
     rein_events: bool
     cwd: str | None
     label: Label | None
-    """The client's model provider and api, its replies' label."""
+    """The client's model: its replies' provider, api and cost (`_models.labelled`)."""
 
 
 async def stream_endpoint(request: Request, owner: str, body: dict[str, object]) -> Response:
