@@ -17,7 +17,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from rein.ai import DEFAULT_MODELS, TextContent
+from rein.ai import TextContent, default_model
 from rein.ai.testing import chat_reply
 from rein.server._compact import _forced, _settings
 from rein.server._compact_plan import PlanRefused, context_tokens, plan_compaction
@@ -322,7 +322,7 @@ def test_without_a_client_model_the_servers_model_is_asked_never_the_providers_n
     with serve(tmp_path, upstream) as url, httpx2.Client(base_url=url, timeout=30) as client:
         start(client, "s1", TURNS)
         compact(client, {"sessionId": "s1", "settings": {"keepRecentTokens": 4, "reserveTokens": 2000}})
-        assert upstream.requests[0][0]["model"] == DEFAULT_MODELS["openai"] != "openai"
+        assert upstream.requests[0][0]["model"] == default_model("openai") != "openai"
         assert upstream.requests[0][1]["authorization"] == "Bearer server-key"
         # The last turn alone is larger than keepRecentTokens: it is kept, and the entry points at it.
         start(client, "s2", chain(("u1", user("q")), ("a1", reply("a")), ("u2", user("x" * 4000))))
