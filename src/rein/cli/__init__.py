@@ -43,6 +43,8 @@ HOOK_CALL = "rein.cli._hookcall"
 HOOK_WORDS = ("install", "uninstall", "doctor", "daemon", "help")
 AGENT = "rein.cli.agent"
 """`rein` with no command, or with a prompt or options first, is the agent itself."""
+SUGGEST = "rein.cli._suggest"
+"""A first word that looks like a mistyped command, with no sentence after it, is refused."""
 AGENT_OPTIONS = "rein.cli._agent_app"
 """The agent's command line, parsed before its runtime loads (`rein --help` needs only this)."""
 
@@ -54,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     if args in (["help"], ["--agent-help"]):  # the old spellings of `rein --help`
         args = ["--help"]
     if not args or args[0] not in COMMANDS:  # `rein`, `rein -p ...`, `rein fix the tests`, `rein -- check`
+        suggest = importlib.import_module(SUGGEST)
+        if (command := suggest.mistyped(args, list(COMMANDS))) is not None:
+            return int(suggest.refuse(args[0], command))
         options = importlib.import_module(AGENT_OPTIONS).parse(args, prog="rein")
         if isinstance(options, int):
             return options

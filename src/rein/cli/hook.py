@@ -36,6 +36,7 @@ ACTIONS = ("install", "uninstall")
 SUBCOMMANDS = (*ACTIONS, "doctor", "daemon")
 """`rein hook install`, `uninstall`, `doctor` and `daemon` (the help test walks every command's
 subcommands)."""
+SUGGEST = "rein.cli._suggest"
 
 FLAGS = (
     ("--user", "Edit the host's settings in your home directory (the default)."),
@@ -110,7 +111,12 @@ def page(prog: str, action: str | None = None) -> HelpPage:
 def call(host: str, name: str, stdin: str, prog: str) -> int:
     """Answer one hook call in this process (the hook daemon's client found no daemon to ask)."""
     if host not in HOSTS:
-        return usage_error(prog, f"unknown host {host!r}; known: {', '.join(HOSTS)}")
+        suggest = importlib.import_module(SUGGEST)  # only on this error path: hooks stay light
+        if (verb := suggest.mistyped([host], SUBCOMMANDS)) is not None:  # `rein hook instal claude`
+            return usage_error(prog, f"unknown command {host!r}; did you mean {verb!r}?")
+        near = suggest.mistyped([host], list(HOSTS))
+        hint = f" (did you mean {near!r}?)" if near else ""
+        return usage_error(prog, f"unknown host {host!r}{hint}; known: {', '.join(HOSTS)}")
     events = cast("Mapping[str, Event]", importlib.import_module(HOSTS[host]).EVENTS)
     event = events.get(name)
     if event is None:
