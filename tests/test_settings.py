@@ -191,6 +191,19 @@ def test_the_message_of_the_issue_examples(tmp_path: Path) -> None:
         assert str(caught.value) == f"{path}: {message}"
 
 
+def test_every_bad_value_of_a_file_is_reported_at_once_on_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "proj/.rein/settings.toml"
+    write(path, '[ttsr]\nenabled = "yes"\nrepeat_gap = -1\n[rein]\nprovider = 5\n')
+    with pytest.raises(SettingsKeyError) as caught:
+        load_settings(tmp_path / "proj", tmp_path / "home")
+    assert str(caught.value) == (
+        f'{path}: [ttsr] enabled must be true or false, not "yes"; also [ttsr] repeat_gap must be a whole'
+        " number, 0 or more, not -1; also [rein] provider must be one of anthropic, faux, local, openai,"
+        " openai-responses, not 5"
+    )
+    assert (caught.value.group, caught.value.key) == ("ttsr", "enabled")
+
+
 def test_unknown_keys_are_reported_with_the_closest_and_left_out(tmp_path: Path) -> None:
     path = tmp_path / "proj/.rein/settings.toml"
     write(path, '[ttsr]\nenabeld = false\nrepeat_gap = 3\n[rein]\nfancy = 1\nmodel = "m"\n')

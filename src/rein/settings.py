@@ -38,13 +38,18 @@ class SettingsFileError(Exception):
 
 
 class SettingsKeyError(SettingsFileError):
-    """A key with a wrong type or value: `<file>: [group] key must be <what is allowed>, not <value>`."""
+    """A key with a wrong type or value: `<file>: [group] key must be <what is allowed>, not <value>`;
+    the file's other bad keys follow on the same line (`; also [group] key must be ...`), so one run
+    shows every value to fix. `group`, `key` and `value` are the first one's."""
 
-    def __init__(self, path: Path, group: str, key: Key, value: object) -> None:
+    def __init__(self, path: Path, group: str, key: Key, value: object, also: tuple[str, ...] = ()) -> None:
         self.group = group
         self.key = key.name
         self.value = value
-        super().__init__(path, f"[{group}] {key.name} must be {key.allowed}, not {show(value)}")
+        self.spec = key
+        self.problem_of_key = f"[{group}] {key.name} must be {key.allowed}, not {show(value)}"
+        more = "".join(f"; also {problem}" for problem in also)
+        super().__init__(path, self.problem_of_key + more)
 
 
 def settings_files(cwd: Path, home: Path) -> tuple[Path, Path]:
@@ -99,6 +104,7 @@ def _read(path: Path, warn: Warn) -> dict[str, dict[str, object]]:
         raise SettingsFileError(path, f"cannot read the file: not UTF-8 text ({error.reason})") from None
     groups = {group.name: group for group in GROUPS}
     checked: dict[str, dict[str, object]] = {}
+    bad: list[SettingsKeyError] = []
     for name, values in data.items():
         if not isinstance(values, dict):
             raise SettingsFileError(path, _not_a_table(name))
@@ -107,11 +113,17 @@ def _read(path: Path, warn: Warn) -> dict[str, dict[str, object]]:
             hint = _closest(name, groups)
             warn(f"{path}: unknown group [{name}] is ignored ({hint}known groups: {_listed(groups)})")
             continue
-        checked[name] = _check_group(path, group, values, warn)
+        checked[name] = _check_group(path, group, values, warn, bad)
+    if bad:
+        first, also = bad[0], tuple(error.problem_of_key for error in bad[1:])
+        raise SettingsKeyError(path, first.group, first.spec, first.value, also)
     return checked
 
 
-def _check_group(path: Path, group: Group, values: Mapping[str, object], warn: Warn) -> dict[str, object]:
+def _check_group(
+    path: Path, group: Group, values: Mapping[str, object], warn: Warn, bad: list[SettingsKeyError]
+) -> dict[str, object]:
+    """The group's known keys with good values; each bad value is added to `bad`."""
     keys = {normalize(key.name): key for key in group.keys}
     out: dict[str, object] = {}
     for raw, value in values.items():
@@ -125,7 +137,8 @@ def _check_group(path: Path, group: Group, values: Mapping[str, object], warn: W
                 warn(f"{where} ({_closest(raw, names)}known keys: {_listed(names)})")
             continue
         if not key.accepts(value):
-            raise SettingsKeyError(path, group.name, key, value)
+            bad.append(SettingsKeyError(path, group.name, key, value))
+            continue
         out[key.name] = value
     return out
 
