@@ -47,7 +47,16 @@ def test_dry_run_prints_a_diff_and_writes_nothing(dirs: tuple[Path, Path]) -> No
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("--- /dev/null\n+++ ")
     assert "hook claude pre-tool-use" in done.stdout
+    assert done.stdout.endswith("dry run: nothing written\n")
     assert not (home / ".claude").exists()
+
+
+def test_a_settings_file_that_cannot_be_written_is_named_with_the_reason(dirs: tuple[Path, Path]) -> None:
+    project, home = dirs
+    (project / ".cursor").write_text("a file where the folder goes")  # as root, read-only is no obstacle
+    done = rein("install", "cursor", "--project", cwd=project, home=home)
+    assert done.returncode == 2 and "Errno" not in done.stderr, done.stderr
+    assert f"{project / '.cursor' / 'hooks.json'}: cannot read it (Not a directory)" in done.stderr
 
 
 def test_install_user_then_project_then_uninstall(dirs: tuple[Path, Path]) -> None:
@@ -56,7 +65,8 @@ def test_install_user_then_project_then_uninstall(dirs: tuple[Path, Path]) -> No
     assert user.returncode == 0 and f"in {home / '.claude' / 'settings.json'}" in user.stdout
     again = rein("install", "claude", cwd=project, home=home)
     assert "already installed" in again.stdout
-    assert rein("install", "claude", "--dry-run", cwd=project, home=home).stdout.endswith(": no change\n")
+    dry = rein("install", "claude", "--dry-run", cwd=project, home=home).stdout
+    assert dry.endswith(": no change\ndry run: nothing written\n")
     local = rein("install", "cursor", "--project", cwd=project, home=home)
     assert local.returncode == 0 and (project / ".cursor" / "hooks.json").is_file()
     gone = rein("uninstall", "claude", cwd=project, home=home)

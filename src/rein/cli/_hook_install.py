@@ -42,14 +42,21 @@ def settings(action: str, host: str, *, scope: Scope, dry_run: bool, trust: bool
         change = (install if action == "install" else uninstall)(host, scope=scope, cwd=cwd, home=home)
         if dry_run:
             sys.stdout.write(change.diff() if change.changed else f"{change.path}: no change\n")
+            sys.stdout.write("dry run: nothing written\n")
             return 0
         was = trusting.status(change.path, scope=scope, cwd=cwd, home=home) if trusting else None
         change.write()
         state = _trusted(host, change.path, scope, trust, was) if action == "install" else None
     except BrokenPipeError:
         raise  # a closed stdout under --dry-run: the entry point ends quietly
-    except (InstallError, OSError) as error:
+    except InstallError as error:
         print(f"{where}: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:  # a read-only project, a full disk: the file and the reason, no errno
+        print(
+            f"{where}: cannot write {error.filename or 'the settings'}: {error.strerror or error}",
+            file=sys.stderr,
+        )
         return 2
     title = SETTINGS[host].title
     if not change.changed:

@@ -190,8 +190,10 @@ def read_object(path: Path) -> tuple[str | None, dict[str, object]]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return None, {}
-    except (OSError, UnicodeDecodeError) as error:
-        raise InstallError(f"{path}: cannot read it ({error})") from None
+    except OSError as error:  # the reason, not Python's `[Errno 20] ...: 'path'` (the path is named)
+        raise InstallError(f"{path}: cannot read it ({error.strerror or error})") from None
+    except UnicodeDecodeError as error:
+        raise InstallError(f"{path}: cannot read it (not UTF-8 text: {error.reason})") from None
     try:
         data = json.loads(text) if text.strip() else {}
     except ValueError as error:

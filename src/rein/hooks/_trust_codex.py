@@ -119,8 +119,10 @@ def _load(path: Path) -> tuple[str | None, TOMLDocument]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return None, tomlkit.document()
-    except (OSError, UnicodeDecodeError) as error:
-        raise InstallError(f"{path}: cannot read it ({error})") from None
+    except OSError as error:  # the reason, not Python's `[Errno 20] ...: 'path'` (the path is named)
+        raise InstallError(f"{path}: cannot read it ({error.strerror or error})") from None
+    except UnicodeDecodeError as error:
+        raise InstallError(f"{path}: cannot read it (not UTF-8 text: {error.reason})") from None
     try:
         return text, tomlkit.parse(text)
     except TOMLKitError as error:
