@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+import rein as rein_package
+
 
 def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -164,3 +166,15 @@ def test_usage_errors_exit_2(project: Path, args: tuple[str, ...], message: str)
 def test_help(project: Path) -> None:
     result = rein(project, "--help")
     assert result.returncode == 0 and "list" in result.stdout and "test" in result.stdout
+
+
+def test_the_count_says_whose_rules_they_are(tmp_path: Path) -> None:
+    """One rule written, seven built in: "1 rule of yours and 7 built-in", never "8 rules"."""
+    cwd = tmp_path / "proj"
+    (tmp_path / "home").mkdir()
+    write(cwd / ".rein/rules/no-eval.md", "---\ncondition: '\\beval\\('\n---\nDo not use eval.\n")
+    builtin = len(list((Path(rein_package.__file__).parent / "ttsr" / "builtin").glob("*.md")))
+    tested = rein(cwd, "test", "-", stdin="nothing to see")
+    assert f"(1 rule of yours and {builtin} built-in, " in tested.stdout, tested.stdout
+    listed = rein(cwd, "list")
+    assert f"Stream rules (1 rule of yours and {builtin} built-in active)" in listed.stdout, listed.stdout

@@ -15,6 +15,7 @@ from __future__ import annotations
 import enum
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -125,7 +126,7 @@ def list_rules(cwd: CwdOption = None, home: HomeOption = None) -> None:
     root, home_dir, settings, discovery = _load(cwd, home)
     manager = TtsrManager(discovery.rules, settings, root=str(root))
     console = _console()
-    table = Table(title=f"Stream rules ({len(manager.rules)} active)", title_justify="left")
+    table = Table(title=f"Stream rules ({_counted(manager.rules)} active)", title_justify="left")
     for column in ("Rule", "Source file", "Scope", "Extent", "Interrupt", "Repeat", "Matching path", "Why"):
         table.add_column(column, overflow="fold")
     for index, rule in enumerate(manager.rules):
@@ -258,7 +259,7 @@ def _print_test(
         _console(stderr=True).print(f"warning: skipped rule: {issue}", markup=False)
     if not settings.enabled:
         console.print("note: stream rules are disabled in settings (enabled = false); testing anyway.")
-    head = f"{len(manager.rules)} rules, {size} characters in {deltas} deltas of {chunk}"
+    head = f"{_counted(manager.rules)}, {size} characters in {deltas} deltas of {chunk}"
     if not fired:
         console.print(f"No rule fired ({head}).", markup=False)
         return
@@ -283,3 +284,11 @@ def _print_test(
     else:
         where = f"delta {first[0]}" if first[0] is not None else "the end of the block"
         console.print(f"The reply would be cut at {where} by {first[1].name!r}.", markup=False)
+
+
+def _counted(rules: Sequence[Rule]) -> str:
+    """`1 rule of yours and 7 built-in`: the built-in ones are not what a person wrote."""
+    builtin = sum(1 for rule in rules if rule.builtin)
+    own = len(rules) - builtin
+    mine = f"{own} rule{'' if own == 1 else 's'} of yours"
+    return f"{mine} and {builtin} built-in" if builtin else mine
