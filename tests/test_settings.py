@@ -216,7 +216,7 @@ def test_unknown_keys_are_reported_with_the_closest_and_left_out(tmp_path: Path)
     assert warnings == [
         f"{path}: [ttsr] unknown key 'enabeld' is ignored (did you mean 'enabled'? known keys: {ttsr_keys})",
         f"{path}: [rein] unknown key 'fancy' is ignored (known keys: approve, base_url, context_window,"
-        " model, provider, validation_hints)",
+        " max_repeated_calls, model, provider, validation_hints)",
     ]
 
 

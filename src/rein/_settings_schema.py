@@ -125,6 +125,13 @@ REIN = Group(
             doc="After a tool batch that edited files or ran a failing command, tell the model once,"
             " in a hidden hint that is never saved, to check them before going on.",
         ),
+        Key(
+            name="max_repeated_calls",
+            kind="count",
+            default=4,
+            doc="The same tool call (name and arguments) this many times in a row runs; the next gets a"
+            " notice instead and the turn ends, so a model stuck on one command stops (0: no limit).",
+        ),
     ),
 )
 

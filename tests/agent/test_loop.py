@@ -313,3 +313,29 @@ def test_provider_error_ends_the_turn_without_raising() -> None:
     assert isinstance(reply, AssistantMessage) and reply.stop_reason == "error"
     assert "exhausted" in (reply.error_message or "")
     assert recorder.types()[-2:] == ["turn_end", "agent_end"]
+
+
+def test_the_same_call_past_the_limit_in_a_row_is_not_run_and_the_run_ends() -> None:
+    """A model sending one command over and over (a small local model did, 7 times): past
+    `max_repeated_calls` in a row the call gets a notice instead of running, and the run stops."""
+    tool = Sleepy(name="t")
+    script: list[FauxTurn] = [[call(f"c{n}", "t", label="same")] for n in range(7)]
+    script.append([TextContent(text="never reached")])
+    added, recorder, _ = run(script, tools=[tool], max_repeated_calls=3)
+    results = [m for m in added if isinstance(m, ToolResultMessage)]
+    assert tool.log.count("start same") == 3
+    assert [r.is_error for r in results] == [False, False, False, True]
+    assert "already ran 3 times in a row" in str(results[-1].content[0])
+    assert recorder.types().count("turn_start") == 4 and recorder.types()[-1] == "agent_end"
+
+
+def test_calls_that_differ_or_alternate_are_never_counted_as_a_loop() -> None:
+    tool = Sleepy(name="t")
+    edit_then_test = [[call(f"c{n}", "t", label="edit" if n % 2 else "test")] for n in range(8)]
+    added, _, _ = run([*edit_then_test, [TextContent(text="done")]], tools=[tool], max_repeated_calls=2)
+    assert tool.log.count("start test") == 4 and tool.log.count("start edit") == 4
+    assert isinstance(added[-1], AssistantMessage) and added[-1].text == "done"
+    unlimited = Sleepy(name="t")
+    same = [[call(f"c{n}", "t", label="same")] for n in range(6)]
+    run([*same, [TextContent(text="done")]], tools=[unlimited], max_repeated_calls=0)
+    assert unlimited.log.count("start same") == 6  # 0: no limit

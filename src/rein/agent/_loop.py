@@ -13,6 +13,7 @@ import inspect
 from collections.abc import Mapping, Sequence
 from typing import Literal, cast
 
+from rein.agent._repeats import Repeats, notice
 from rein.agent._schedule import schedule
 from rein.agent._tool import ExecutionMode, Tool, ToolContext, ToolError, ToolOutput
 from rein.agent._types import (
@@ -68,6 +69,8 @@ class _Run:
             ToolSpec(name=t.name, description=t.description, parameters=cast(JsonObject, t.parameters))
             for t in config.tools
         )
+        self.repeats = Repeats(config.max_repeated_calls)
+        self.refused: dict[str, int] = {}
 
     def stopped(self) -> bool:
         """Whether the run was aborted (a call, so checks after awaits are not narrowed away)."""
@@ -193,6 +196,7 @@ class _Run:
             tool = tool_of(call)
             return tool.mutates(call.arguments, self.config.cwd) if tool else None
 
+        self.refused = self.repeats.check(calls)
         return await schedule(calls, mode, path, self.run_tool)
 
     async def run_tool(self, call: ToolCall) -> ToolResultMessage:
@@ -215,6 +219,10 @@ class _Run:
 
     async def _execute(self, info: ToolCallInfo) -> ToolOutput:
         call, tool = info.call, info.tool
+        if call.id in self.refused:
+            return ToolOutput(
+                text=notice(call, self.refused[call.id]), is_error=True, details={"repeated": True}
+            )
         if tool is None:
             known = ", ".join(self.tools) or "none"
             return ToolOutput(text=f"unknown tool {call.name!r} (tools: {known})", is_error=True)
@@ -320,7 +328,7 @@ async def run_agent(
             for tool_result in results:
                 await run.add(tool_result)
             await run.emit(AgentEvent(type="turn_end", message=reply, tool_results=tuple(results)))
-            if run.stopped():
+            if run.stopped() or run.repeats.refused:  # a call repeated past the limit ends the run
                 break
             pending = list(config.steering_messages() if config.steering_messages else ())
             if pending or reply.tool_calls:

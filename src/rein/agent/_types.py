@@ -115,6 +115,9 @@ class AgentConfig:
     """Stream-hook retries allowed in one turn before the reply is kept as is (a rule loop guard)."""
     max_recoveries_per_turn: int = 2
     """Requests `recover` may send again in one turn (an overflow that compaction cannot cure ends)."""
+    max_repeated_calls: int = 4
+    """The same tool call (name and arguments) this many times in a row runs; the next is answered
+    with a notice instead and the run ends after that turn (`_repeats`; 0: no limit)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

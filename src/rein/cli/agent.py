@@ -142,6 +142,7 @@ def build(options: AgentOptions, ui: UI) -> AgentSession:
         options=StreamOptions(),
         compaction=CompactionSettings.from_mapping(settings.get("compaction", {})),
         context_window=window if isinstance(window := general.get("context_window"), int) else None,
+        max_repeated_calls=repeats if isinstance(repeats := general.get("max_repeated_calls"), int) else 4,
     )
     if isinstance(provider, ServerProvider):  # before the others: a call the server blocked asks nobody
         session.load_extension("server-verdicts", server_verdicts(provider.blocked))

@@ -56,6 +56,7 @@ class AgentSession:
         options: StreamOptions | None = None,
         compaction: CompactionSettings | None = None,
         context_window: int | None = None,
+        max_repeated_calls: int = 4,
     ) -> None:
         store.require_writable()  # a file rein only reads is refused before any run (nothing lost)
         self.store = store
@@ -65,6 +66,7 @@ class AgentSession:
         self.ui = ui
         self.system_prompt = system_prompt
         self.options = options or StreamOptions()
+        self.max_repeated_calls = max_repeated_calls  # `[rein] max_repeated_calls`: `AgentConfig`'s
         self.registry = Registry()
         self.runner = ExtensionRunner(self.registry, self._context, self._extension_failed)
         self._tools = list(tools)
@@ -307,6 +309,7 @@ class AgentSession:
             recover=self.compactor.recover,
             steering_messages=lambda: _drain(self._steering),
             follow_up_messages=lambda: _drain(self._follow_ups),
+            max_repeated_calls=self.max_repeated_calls,
         )
         try:
             added = await run_agent(prompts, self.messages, config, self._signal, self._on_event)
