@@ -51,7 +51,7 @@ def test_an_unknown_key_is_a_warning_and_the_run_goes_on(tmp_path: Path) -> None
     assert result.stdout.strip() == "You said: hi"
     assert stderr_lines(result) == [
         f"rein: warning: {settings}: [rein] unknown key 'modle' is ignored (did you mean 'model'? known"
-        " keys: approve, base_url, context_window, model, provider, validation_hints)"
+        " keys: approve, base_url, context_window, max_repeated_calls, model, provider, validation_hints)"
     ]
 
 
