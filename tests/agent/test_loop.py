@@ -23,8 +23,10 @@ from rein.agent import (
 from rein.ai import (
     AbortSignal,
     AssistantMessage,
+    AssistantStream,
     Context,
     Model,
+    StreamOptions,
     TextContent,
     ToolCall,
     ToolResultMessage,
@@ -339,3 +341,42 @@ def test_calls_that_differ_or_alternate_are_never_counted_as_a_loop() -> None:
     same = [[call(f"c{n}", "t", label="same")] for n in range(6)]
     run([*same, [TextContent(text="done")]], tools=[unlimited], max_repeated_calls=0)
     assert unlimited.log.count("start same") == 6  # 0: no limit
+
+
+class _Avoiding(FauxProvider):
+    """The faux provider, recording what each call was asked to avoid."""
+
+    def __init__(self, script: Sequence[FauxTurn | Callable[[Context], FauxTurn]]) -> None:
+        super().__init__(script, chunk_size=3)
+        self.avoided: list[tuple[str, ...]] = []
+
+    def stream(self, model: Model, context: Context, options: StreamOptions | None = None) -> AssistantStream:
+        self.avoided.append(options.avoid if options else ())
+        return super().stream(model, context, options)
+
+
+def test_each_retry_is_asked_to_avoid_what_the_turns_cuts_matched() -> None:
+    def hook(delta: StreamDelta) -> AbortRetry | None:
+        for bad in ("console.log(", "print("):
+            if bad in delta.partial.text:
+                return AbortRetry(inject=[], avoid=(bad, ""))
+        return None
+
+    script: list[FauxTurn | Callable[[Context], FauxTurn]] = [
+        [TextContent(text="x console.log(1)")],
+        [TextContent(text="y print(1)")],
+        [TextContent(text="z console.log(2)")],  # a repeat adds nothing new
+        [TextContent(text="log.info(1)")],
+    ]
+    faux = _Avoiding(script)
+    config = AgentConfig(
+        provider=faux, model=MODEL, on_stream_delta=hook, options=StreamOptions(avoid=("eval(",))
+    )
+    added = asyncio.run(run_agent([UserMessage.of("go")], [], config, AbortSignal(), Recorder()))
+    assert isinstance(added[-1], AssistantMessage) and added[-1].text == "log.info(1)"
+    assert faux.avoided == [
+        ("eval(",),
+        ("eval(", "console.log("),
+        ("eval(", "console.log(", "print("),
+        ("eval(", "console.log(", "print("),
+    ]

@@ -52,9 +52,11 @@ class RecordingProvider:
 
     local: LocalProvider = field(default_factory=LocalProvider)
     contexts: list[Context] = field(default_factory=list)
+    avoided: list[tuple[str, ...]] = field(default_factory=list)
 
     def stream(self, model: Model, context: Context, options: StreamOptions | None = None) -> AssistantStream:
         self.contexts.append(context)
+        self.avoided.append(options.avoid if options else ())
         return self.local.stream(model, context, options)
 
 
@@ -155,6 +157,9 @@ def test_a_stream_rule_cuts_the_local_models_reply_and_the_retry_follows_it(
     injection, final = added[1], added[2]
     assert isinstance(injection, CustomMessage) and not injection.display
     assert isinstance(final, AssistantMessage) and final.stop_reason in ("stop", "length")
+    # The retry was asked to avoid the text the rule matched, and llama.cpp kept it out.
+    assert provider.avoided == [(), ("console.log(",)]
+    assert "console.log(" not in final.text
     assert (final.usage.input, final.usage.output) == (retry.prompt_tokens, retry.tokens)
 
     # The session file records the injection, with the rule, before the retried reply.

@@ -20,6 +20,15 @@ def test_match_spanning_deltas_is_found(chunk: int) -> None:
     assert names(found) == ["r0"]
     assert (found[0].offset, found[0].line, found[0].column) == (4, 2, 3)
     assert found[0].excerpt.startswith("b console.log(")  # the line as far as it had streamed
+    assert found[0].matched == "console.log("  # what a retry is asked to avoid
+
+
+@pytest.mark.parametrize("chunk", [1, 4, 100])
+def test_the_matched_text_is_the_conditions_own_match(chunk: int) -> None:
+    [found] = stream(manager("condition: 'console\\.log\\s*\\('"), "é x console.log  (1)\n", chunk=chunk)
+    assert found.matched == "console.log  ("
+    [found] = stream(manager("condition: '\\b(\\w+) \\1\\b'"), "say it it again", chunk=chunk)
+    assert found.matched == "it it"
 
 
 def test_fires_as_soon_as_the_match_is_complete() -> None:

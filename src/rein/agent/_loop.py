@@ -102,7 +102,9 @@ class _Run:
             await self.emit(AgentEvent(type="error", error=f"stream hook failed: {error!r}"))
             return None
 
-    async def stream_reply(self, hooked: bool) -> AssistantMessage | tuple[AbortRetry, AssistantMessage]:
+    async def stream_reply(
+        self, hooked: bool, avoid: tuple[str, ...] = ()
+    ) -> AssistantMessage | tuple[AbortRetry, AssistantMessage]:
         config = self.config
         if config.prepare_request is not None:
             try:
@@ -120,7 +122,9 @@ class _Run:
         )
         stream_signal = AbortSignal()
         unregister = self.signal.on_abort(lambda: stream_signal.abort(self.signal.reason or "aborted"))
-        options = dataclasses.replace(config.options, signal=stream_signal)
+        options = dataclasses.replace(
+            config.options, signal=stream_signal, avoid=config.options.avoid + avoid
+        )
         decision: AbortRetry | None = None
         final: AssistantMessage | None = None
         try:
@@ -150,11 +154,13 @@ class _Run:
         a failed reply retried when `recover` gives a new history (it stays in the run's record)."""
         config = self.config
         retries = recoveries = 0
+        avoid: tuple[str, ...] = ()  # what this turn's cuts matched: no retry of the turn may write it
         while True:
-            result = await self.stream_reply(hooked=retries < config.max_retries_per_turn)
+            result = await self.stream_reply(hooked=retries < config.max_retries_per_turn, avoid=avoid)
             if not isinstance(result, AssistantMessage):
                 decision, cut = result
                 retries += 1
+                avoid = tuple(dict.fromkeys((*avoid, *(text for text in decision.avoid if text))))
                 await self.emit(AgentEvent(type="stream_retry", message=cut, reason=decision.reason))
                 if self.stopped():
                     await self.add(cut, started=True)

@@ -13,9 +13,9 @@ from rein.ai import ToolCall
 
 def notice(call: ToolCall, times: int) -> str:
     return (
-        f"not run: this {call.name} call, with these same arguments, already ran {times} times in a row "
-        "and its result will not change. Do not send it again: try something else, or say what is "
-        "in the way. The turn ends here."
+        f"not run: this {call.name} call, with these same arguments, already ran"
+        f"{'' if times == 1 else f' {times} times in a row'} and its result will not change. "
+        "Do not send it again: try something else, or say what is in the way. The turn ends here."
     )
 
 

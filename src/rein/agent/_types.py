@@ -59,6 +59,9 @@ class AbortRetry:
     inject: Sequence[AgentMessage]
     keep_partial: bool = False
     reason: str = "stream rule"
+    avoid: tuple[str, ...] = ()
+    """Text the retry must not write (what the rule matched): the loop passes it, with the turn's
+    earlier cuts, as `StreamOptions.avoid`, which a provider that can constrain sampling enforces."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

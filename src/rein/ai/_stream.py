@@ -87,6 +87,10 @@ class StreamOptions:
     """SDK retries of a failed request before any event arrived (tests use 0)."""
     timeout: float | None = None
     """Seconds the SDK waits for the connection and for each read; None keeps the SDK's default."""
+    avoid: tuple[str, ...] = ()
+    """Text the reply must not contain (what a stream rule cut from an earlier try). The local provider
+    enforces it with a grammar, so the retry cannot write it; hosted APIs have no such control and
+    ignore it (the rule still fires on a repeat it allows)."""
 
 
 class Provider(Protocol):

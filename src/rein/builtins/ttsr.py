@@ -152,7 +152,12 @@ class TtsrExtension:
             details={"rules": names},
         )
         keep = self.settings.context_mode == "keep"
-        return AbortRetry(inject=[injection], keep_partial=keep, reason=f"stream rule: {', '.join(names)}")
+        return AbortRetry(
+            inject=[injection],
+            keep_partial=keep,
+            reason=f"stream rule: {', '.join(names)}",
+            avoid=tuple(m.matched for m in cut if m.matched),
+        )
 
     def on_message_end(self, event: object, ctx: ExtensionContext) -> None:
         reply = _assistant(event) if isinstance(event, Notice) else None

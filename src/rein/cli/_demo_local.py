@@ -32,6 +32,9 @@ def local_setup() -> Setup:
         # Greedy sampling: the same build of llama.cpp gives the same replies, run after run.
         options=StreamOptions(temperature=0.0, max_tokens=200),
         system_prompt=SYSTEM_PROMPT,
+        # A small model sends a blocked command again, word for word: the second time, loop detection
+        # answers instead of running it (`[rein] max_repeated_calls`, 4 by default).
+        max_repeated_calls=1,
     )
 
 
@@ -70,16 +73,18 @@ class LocalReport:
         replies = [m for m in added if isinstance(m, AssistantMessage)]
         blocked = [m for m in added if isinstance(m, ToolResultMessage) and "[steering:" in m.text]
         calls = [m for m in added if isinstance(m, ToolResultMessage)]
+        repeated = [m for m in calls if m.text.startswith("not run: this ")]
         lines: list[str] = []
         if cuts:
             final = replies[-1].text if replies else ""
             lines.append(
                 f"The stream rule cut the reply {cuts} time(s) and the turn was retried. "
                 + (
-                    "The retried reply writes console.log( again: a 135M model does not always follow an"
+                    "The retried reply writes console.log again: a 135M model does not always follow an"
                     " injected rule, and a rule fires once per session by default, so this reply was kept."
-                    if "console.log(" in final
-                    else "The retried reply does not call console.log(."
+                    if "console.log" in final
+                    else "The retried reply does not use console.log: the rule is in the model's context,"
+                    " and llama.cpp kept the cut text out of every token it sampled (a grammar)."
                 )
             )
         if blocked:
@@ -89,6 +94,11 @@ class LocalReport:
             )
         elif calls:
             lines.append(f"The model wrote {len(calls)} command(s); steering allowed them.")
+        if repeated:
+            lines.append(
+                "The model then sent a command again, word for word: loop detection answered instead"
+                " of running it, and the run ended."
+            )
         if not cuts and not calls:
             lines.append("The model wrote nothing a rule watches for this time, so nothing fired.")
         for line in lines:

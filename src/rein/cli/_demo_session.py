@@ -24,7 +24,7 @@ Report = Callable[[list[AgentMessage]], None]
 
 RULE = """---
 description: No console.log in application code
-condition: 'console\\.log\\('
+condition: 'console\\.log\\b'
 scope: text, tool:write(*.js)
 ---
 Do not use console.log in application code. Use the project's logger:
@@ -42,6 +42,7 @@ class Setup:
     prompts: tuple[str, ...]
     options: StreamOptions = field(default_factory=StreamOptions)
     system_prompt: str = ""
+    max_repeated_calls: int = 4
 
 
 async def run_session(console: Console, setup: Setup, watch: Callable[[AgentSession], Report] | None) -> int:
@@ -62,6 +63,7 @@ async def run_session(console: Console, setup: Setup, watch: Callable[[AgentSess
             tools=builtin_tools(),
             system_prompt=setup.system_prompt,
             options=setup.options,
+            max_repeated_calls=setup.max_repeated_calls,
         )
         # The demo is scripted and runs in a scratch directory, with nobody to answer an approval
         # question: its tool calls run without asking, so steering alone decides, as it shows.

@@ -29,6 +29,7 @@ from rein.ai import (
     JsonValue,
     Provider,
     StartEvent,
+    StreamOptions,
     UserMessage,
 )
 from rein.builtins.ttsr import INJECTION_ENTRY, INJECTION_MESSAGE, StreamedText
@@ -62,12 +63,15 @@ async def run_reply(
         manager = engines.ttsr_manager(view.branch() if view is not None else [])
     context = prepared.context
     retries = 0
+    avoid: tuple[str, ...] = ()  # what the cuts matched: no retry may write it (`StreamOptions.avoid`)
     while True:
         hooked = manager if retries < engines.max_retries else None
-        reply, cut = await _attempt(provider, prepared, context, hooked, emit, engines, progress)
+        options = dataclasses.replace(prepared.options, avoid=prepared.options.avoid + avoid)
+        reply, cut = await _attempt(provider, prepared, options, context, hooked, emit, engines, progress)
         if cut is None or manager is None:
             return reply
         retries += 1
+        avoid = tuple(dict.fromkeys((*avoid, *(m.matched for m in cut[0] if m.matched))))
         text = manager.render_interrupt(cut[0])
         entries = await _persist(app, prepared, manager, cut, text)
         names = ", ".join(m.name for m in cut[0])
@@ -82,6 +86,7 @@ async def run_reply(
 async def _attempt(
     provider: Provider,
     prepared: StreamRequest,
+    options: StreamOptions,
     context: Context,
     manager: TtsrManager | None,
     emit: Emit,
@@ -89,7 +94,7 @@ async def _attempt(
     progress: Progress,
 ) -> tuple[AssistantMessage, Cut | None]:
     signal = AbortSignal()
-    options = dataclasses.replace(prepared.options, signal=signal)
+    options = dataclasses.replace(options, signal=signal)
     if manager is not None:
         manager.reset()  # a new provider call: fresh buffers
     streamed = StreamedText()

@@ -355,7 +355,7 @@ class TtsrManager:
         self, stream: _Stream, hit: Hit, rule: Rule, context: MatchContext, path: str | None
     ) -> RuleMatch:
         text = stream.matcher.text.text()
-        start, _ = stream.matcher.locate(hit, text)
+        start, end = stream.matcher.locate(hit, text)
         argument, base = None, 0
         spans = stream.decoder.spans if stream.decoder is not None else []
         if spans:
@@ -377,6 +377,7 @@ class TtsrManager:
             line=text.count("\n", base, start) + 1,
             column=start - line_start + 1,
             excerpt=excerpt[:160],
+            matched=text[start:end],
         )
 
     def _on_issue(self, condition: PlannedCondition | None, reason: str) -> None:

@@ -55,6 +55,8 @@ class RuleMatch:
     column: int = 1
     excerpt: str = ""
     """The line the match starts on, trimmed."""
+    matched: str = ""
+    """The text the condition matched (empty when only its end is known)."""
 
     @property
     def name(self) -> str:

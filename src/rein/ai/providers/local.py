@@ -13,6 +13,10 @@ Tools: each ```bash block of a finished reply becomes a `bash` tool call when th
 `bash` (stop reason "tool_use"; see `local_chat`), and the agent's steering checks it like any other.
 A loaded model is kept for the life of the process, keyed by file and context size; one generation
 runs on it at a time, and a retry reuses the prompt prefix already in its KV cache.
+
+`StreamOptions.avoid` (what a stream rule cut from an earlier try of the turn) becomes a grammar that
+every sampled token must keep to (`local_grammar`): the retry cannot write that text again, which no
+hosted API can promise.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from rein.ai._messages import (
 from rein.ai._stream import AssistantStream, Reader, StreamOptions, run_stream
 from rein.ai.providers.local_chat import CALL_PREFIX, chat_messages, offers_bash, shell_commands
 from rein.ai.providers.local_files import model_file
+from rein.ai.providers.local_grammar import avoiding
 from rein.ai.providers.local_reply import Finished, Reply
 
 REPEAT_PENALTY = 1.1
@@ -169,6 +174,8 @@ def _sample(loaded: _Loaded, context: Context, model: Model, options: StreamOpti
     }
     if limit := options.max_tokens or model.max_output_tokens:
         request["max_tokens"] = limit
+    if grammar := avoiding(options.avoid):
+        request["grammar"] = grammar
     reply = Reply(job.send)
 
     def on_chunk(chunk: dict[str, object]) -> bool:
