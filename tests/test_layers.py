@@ -1,4 +1,5 @@
-"""The layers of ARCHITECTURE.md as tests: no import cycle between rein's packages, no arrow up.
+"""The layers of docs/layout.md, the project's map, as tests: no import cycle between rein's packages,
+no arrow up, and the map itself names every package with its docstring's purpose.
 
 Nodes are rein's packages (every folder with an `__init__.py`, subpackages too) and its top-level
 modules (`rein.gitio`, `rein.settings`, ...); a module belongs to its innermost package. Arrows come
@@ -9,59 +10,29 @@ first use, and a type from another layer is a dependency all the same). A string
 
 A package and its own subpackages are one family: the door re-exports its children and the children
 use the parent's private modules, so arrows inside a family are not counted. The layer check reads
-the families at rein's top level (`MAY_IMPORT`); a new top-level package or module must be placed
-there before its arrows pass.
+the families at rein's top level (`MAY_IMPORT`, read from the "may import" column of docs/layout.md's
+package table); a new top-level package or module must be placed there before its arrows pass.
+
+The source is parsed once per run (`arrows` is cached): every case reads the same graph.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
 
+from tests import layout_map
+
 SRC = Path(__file__).resolve().parents[1] / "src" / "rein"
 
-ENGINES = frozenset({"ttsr", "steering", "timebox"})
-RUNTIME = frozenset({"ai", "agent", "extensions", "session"})
-SHARED = frozenset({"gitio", "diskio", "machine", "settings", "_settings_schema"})
-"""What hosts give the engines (git, the files a command runs, the clock and the on-stop runner) and
-the settings file."""
-MAY_IMPORT: Mapping[str, frozenset[str]] = {
-    # engines: pure, host-agnostic; they import no host (not even each other today)
-    "ttsr": frozenset(),
-    "steering": frozenset(),
-    "timebox": frozenset(),
-    "_settings_schema": frozenset(),
-    "settings": frozenset({"_settings_schema"}),
-    "gitio": frozenset({"steering", "diskio"}),
-    "diskio": frozenset({"steering"}),
-    "machine": frozenset(),
-    # the runtime, bottom up: ai <- agent <- extensions <- session
-    "ai": frozenset(),
-    "agent": frozenset({"ai"}),
-    "extensions": frozenset({"agent", "ai"}),
-    "session": frozenset({"extensions", "agent", "ai", "settings", "_settings_schema"}),
-    # session entries as HTML, for `rein export` and the web page
-    "html": frozenset({"session"}),
-    # hook adapters: engines only (a fresh process per tool call; no runtime, no built-ins)
-    "hooks": ENGINES | SHARED,
-    # rein's own extensions, on the runtime
-    "builtins": ENGINES | RUNTIME | SHARED,
-    # the terminal UI, below the CLI that starts it
-    "tui": ENGINES | RUNTIME | SHARED | {"builtins"},
-    # the session server (`rein serve`): the runtime and the engines it runs for server-side runs
-    "server": ENGINES | RUNTIME | SHARED | {"builtins", "html"},
-    # the streaming proxy (`rein proxy`): the stream-rules engine on the wire formats
-    "proxy": ENGINES | {"ai"},
-    # rein's engines inside Python agent frameworks (each framework module imports its own framework)
-    "integrations": ENGINES | SHARED,
-    # `rein acp`: rein's agent for editors over the Agent Client Protocol
-    "acp": ENGINES | RUNTIME | SHARED | {"builtins"},
-    # the `rein` command: everything
-    "cli": ENGINES | RUNTIME | SHARED | {"builtins", "hooks", "tui", "server", "html", "proxy", "acp"},
-}
+MAY_IMPORT: Mapping[str, frozenset[str]] = layout_map.may_import()
+"""What each top-level package or module may import: the engines (`ttsr`, `steering`, `timebox`) pure
+and host-agnostic, the runtime bottom up (ai <- agent <- extensions <- session), the hook adapters on
+the engines and the shared modules alone (a fresh process per tool call), the `rein` command on top."""
 
 
 def module_name(path: Path) -> str:
@@ -111,6 +82,7 @@ def family(a: str, b: str) -> bool:
     return a == b or a.startswith(b + ".") or b.startswith(a + ".")
 
 
+@functools.cache
 def arrows() -> dict[str, dict[str, list[str]]]:
     """node -> node it imports -> the imports that make the arrow (`file -> module`)."""
     found: dict[str, dict[str, list[str]]] = {}
@@ -171,7 +143,22 @@ def top(node_name: str) -> str:
 
 def test_every_top_level_package_and_module_has_a_place_in_the_layers() -> None:
     tops = {top(node(module)) for module in MODULES} - {"rein"}
-    assert tops - set(MAY_IMPORT) == set(), "place these in MAY_IMPORT of tests/test_layers.py"
+    assert tops - set(MAY_IMPORT) == set(), "give these a row in docs/layout.md's package table"
+    unplaced = sorted(name for name, allowed in MAY_IMPORT.items() if "?" in allowed)
+    assert unplaced == [], "say in docs/layout.md what these may import"
+    assert set(MAY_IMPORT) <= tops, "docs/layout.md names a package that is not there"
+
+
+def test_the_map_names_every_package_with_its_own_docstring() -> None:
+    text = layout_map.LAYOUT.read_text()
+    assert text == layout_map.rendered(text), "docs/layout.md is stale: run python -m tests.layout_map"
+    named = set(layout_map.packages())
+    assert named == {
+        m.removeprefix("rein.") for m in PACKAGES | set(MODULES) if m.count(".") == 1 or m in PACKAGES
+    } - {"rein"}
+    assert all(layout_map.purpose(path) for path in layout_map.packages().values()), (
+        "a package without a docstring"
+    )
 
 
 @pytest.mark.parametrize("layer", sorted(MAY_IMPORT))

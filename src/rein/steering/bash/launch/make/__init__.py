@@ -1,4 +1,5 @@
-"""What a GNU makefile launches: every recipe line of every rule (rein cannot know which targets run,"""
+"""What a GNU makefile launches: every recipe line of every rule (rein cannot know which targets run,
+so it checks them all), each `$(shell ...)` wherever it appears, and `VAR != command`."""
 
 from rein.steering.bash.launch.make._reader import Include, read
 
