@@ -46,7 +46,7 @@ typecheck: $(STAMP)
 
 # Coverage: 90 percent overall, and every line of the timebox core.
 pytest: $(STAMP)
-	$(BIN)/pytest -n 2 --cov --cov-report=term --cov-fail-under=90
+	$(BIN)/pytest -n 2 --durations=25 --cov --cov-report=term --cov-fail-under=90
 	$(BIN)/coverage report --include='*/rein/timebox/*' --fail-under=100 --skip-covered
 
 bench: $(STAMP)
