@@ -12,6 +12,11 @@
   Commands that need a key or a person, that are expected to fail, or that run somewhere else (the
   repository's own `make` targets) go in ```console or ```text blocks, which are never run. `make demo`
   and `make test` are not run even in a ```bash block: they are the demo and this suite themselves.
+- Every server command starts. A ```console block right after the line `<!-- runs: serves -->` (an
+  HTML comment: the site does not show it) holds commands that serve until stopped (`rein serve`,
+  `rein proxy`), one per `$ ` line; the other lines are their output. Each starts as a bash line does,
+  on a free port (its `--port` replaced or added), must answer on that port, and must stop with exit 0
+  on SIGINT (Ctrl+C) without a traceback or an error line.
 - `mkdocs build --strict` succeeds, offline, into a temporary directory.
 """
 
@@ -20,9 +25,14 @@ from __future__ import annotations
 import html
 import os
 import re
+import signal
+import socket
 import subprocess
 import sys
+import time
 import unicodedata
+import urllib.error
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +42,10 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
 NOT_RUN = frozenset({"make demo", "make test"})
+SERVES = "<!-- runs: serves -->"
+HEALTH = {"rein serve": "/health", "rein proxy": "/rein/status"}
+"""The servers a `runs: serves` block may start, and the path each answers (locally) once it serves."""
+STARTUP_TIMEOUT = 60
 SHELL_INFOS = frozenset({"sh", "shell", "zsh", "shell-session", "shellsession"})
 TIMEOUT = 60
 UNCLOSED = "\x00unclosed"
@@ -45,6 +59,8 @@ _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _TAG = re.compile(r"<[^>]*>")
 _UNDERSCORE_EMPHASIS = re.compile(r"(?<!\w)(__|_)(?=\S)(.+?)(?<=\S)\1(?!\w)")
 _LINK_TEXT = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_PORT = re.compile(r"--port(?:=|\s+)\S+")
+_BAD_OUTPUT = re.compile(r"Traceback|\berror\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -52,6 +68,7 @@ class Block:
     info: str
     start: int  # 1-based line of the opening fence
     lines: tuple[str, ...]
+    before: str = ""  # the line above the opening fence, stripped (where a `<!-- runs: ... -->` goes)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -66,23 +83,26 @@ def split(text: str) -> tuple[list[Block], list[tuple[int, str]]]:
     prose: list[tuple[int, str]] = []
     fence: tuple[str, str, int] | None = None
     body: list[str] = []
+    above = ""
+    previous = ""
     for number, line in enumerate(text.splitlines(), start=1):
         match = _FENCE.match(line)
         if fence is None:
             if match:
-                fence, body = (match.group(1), match.group(2).lower(), number), []
+                fence, body, above = (match.group(1), match.group(2).lower(), number), [], previous
             else:
                 prose.append((number, line))
+            previous = line.strip()
             continue
         marker, info, start = fence
         closing = line.strip()
         if closing and set(closing) == {marker[0]} and len(closing) >= len(marker):
-            blocks.append(Block(info=info, start=start, lines=tuple(body)))
-            fence = None
+            blocks.append(Block(info=info, start=start, lines=tuple(body), before=above))
+            fence, previous = None, ""
         else:
             body.append(line)
     if fence is not None:  # never closed: what follows is code, as a renderer shows it
-        blocks.append(Block(info=fence[1], start=fence[2], lines=(*body, UNCLOSED)))
+        blocks.append(Block(info=fence[1], start=fence[2], lines=(*body, UNCLOSED), before=above))
     return blocks, prose
 
 
@@ -192,6 +212,36 @@ def runnable(page: Path) -> list[Command]:
     ]
 
 
+def serving(page: Path) -> list[Command]:
+    """The `$ ` lines of the ```console blocks marked `<!-- runs: serves -->`, without the prompt."""
+    return [
+        Command(line=block.start + offset, text=line.strip()[2:].strip())
+        for block in split(page.read_text())[0]
+        if block.info == "console" and block.before == SERVES
+        for offset, line in enumerate(block.lines, start=1)
+        if line.strip().startswith("$ ")
+    ]
+
+
+def on_port(command: str, port: int) -> str:
+    """`command` without its trailing comment, listening on `port`."""
+    code = without_comment(command)
+    return _PORT.sub(f"--port {port}", code) if _PORT.search(code) else f"{code} --port {port}"
+
+
+def without_comment(command: str) -> str:
+    """A shell line up to its `#` comment (a `#` that starts a word outside quotes)."""
+    quote = ""
+    for index, char in enumerate(command):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (index == 0 or command[index - 1].isspace()):
+            return command[:index].rstrip()
+    return command.rstrip()
+
+
 def test_the_docs_exist_and_the_readme_is_the_front_door() -> None:
     readme = (ROOT / "README.md").read_text()
     assert len(readme.splitlines()) < 200, "README.md is the front door; the reference goes in docs/"
@@ -215,6 +265,16 @@ def test_shell_blocks_say_whether_they_run(page: Path) -> None:
     assert unclear == [], "mark a shell block bash (run by the tests) or console (shown, never run)"
     unclosed = [block.start for block in split(page.read_text())[0] if block.lines[-1:] == (UNCLOSED,)]
     assert unclosed == [], f"{page.name}: code blocks opened at these lines are never closed"
+    marks = [number for number, line in split(page.read_text())[1] if line.strip().startswith("<!-- runs:")]
+    marked = [block for block in split(page.read_text())[0] if block.before == SERVES]
+    assert len(marks) == len(marked), f"{page.name}:{marks}: write `{SERVES}` right above a ```console block"
+    assert all(block.info == "console" and serving_lines(block) for block in marked), (
+        f"{page.name}: `{SERVES}` marks a ```console block of `$ ` command lines"
+    )
+
+
+def serving_lines(block: Block) -> list[str]:
+    return [line for line in block.lines if line.strip().startswith("$ ")]
 
 
 def test_the_checker_finds_what_is_broken(tmp_path: Path) -> None:
@@ -227,6 +287,12 @@ def test_the_checker_finds_what_is_broken(tmp_path: Path) -> None:
     assert [t for _, t in links(text)] == ["#two-words", "#a-rein-page", "#gone"]
     assert commands(split(text)[0][0]) == [Command(line=7, text="echo a    b")]
     assert split("```bash\nls\n")[0][0].lines == ("ls", UNCLOSED)
+    served = f"# S\n\n{SERVES}\n```console\n$ rein serve   # then open it\nrein serve: listening\n```\n"
+    (block,) = split(served)[0]
+    assert block.before == SERVES and serving_lines(block) == ["$ rein serve   # then open it"]
+    assert split(f"{SERVES}\n\n```console\n$ x\n```\n")[0][0].before == ""  # not right above: not marked
+    assert on_port("rein serve   # then open http://127.0.0.1:4217/#x", 9) == "rein serve --port 9"
+    assert on_port("rein proxy --port 8787 --upstream 'a#b' # c", 9) == "rein proxy --port 9 --upstream 'a#b'"
     cases = {
         "`rein rules test [FILE|-] [--tool NAME]`": "rein-rules-test-file-tool-name",
         "Steering: `rein check` and [explain](x.md), _fast_": "steering-rein-check-and-explain-fast",
@@ -295,6 +361,65 @@ def test_every_runnable_command_exits_zero(page: Path, tmp_path: Path) -> None:
         assert done.returncode == 0, (
             f"{where}: exit {done.returncode}\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
         )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page", [p for p in PAGES if serving(p)], ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_server_command_starts_and_stops(page: Path, tmp_path: Path) -> None:
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    env = _environment(home)
+    subprocess.run(["git", "init", "-q"], cwd=project, env=env, check=True)
+    for number, command in enumerate(serving(page)):
+        where = f"{page.relative_to(ROOT)}:{command.line}: {command.text}"
+        port = _free_port()
+        program = next((name for name in HEALTH if command.text.startswith(name)), "")
+        assert program, f"{where}: the test knows how to see these up: {', '.join(HEALTH)}"
+        out = tmp_path / f"serve-{number}.log"
+        with out.open("wb") as log:  # a new session: SIGINT reaches the server, not this test
+            process = subprocess.Popen(
+                ["bash", "-c", on_port(command.text, port)],
+                cwd=project,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        try:
+            _wait_until_served(process, f"http://127.0.0.1:{port}{HEALTH[program]}", where, out)
+            os.killpg(process.pid, signal.SIGINT)
+            code = process.wait(timeout=TIMEOUT)
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        said = out.read_text(errors="replace")
+        assert code == 0 and not _BAD_OUTPUT.search(said), f"{where}: exit {code} on SIGINT\n{said[-2000:]}"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _wait_until_served(process: subprocess.Popen[bytes], url: str, where: str, log: Path) -> None:
+    """Until `url` answers 200: then the server handles signals itself (before, a Ctrl+C is Python's)."""
+    deadline = time.monotonic() + STARTUP_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"{where}: exited {process.returncode} before it served\n{log.read_text()[-2000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as answer:
+                if answer.status == 200:
+                    return
+        except (OSError, urllib.error.URLError):
+            pass
+        time.sleep(0.05)
+    pytest.fail(f"{where}: {url} did not answer in {STARTUP_TIMEOUT} s\n{log.read_text()[-2000:]}")
 
 
 @pytest.mark.slow

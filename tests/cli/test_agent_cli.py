@@ -10,7 +10,7 @@ import pytest
 
 from rein.ai._registry import _PROVIDERS
 from rein.ai.providers.local_files import local_available
-from rein.cli import agent, demo
+from rein.cli import _provider, agent, demo
 from tests.cli.helpers import run_rein
 
 
@@ -71,7 +71,7 @@ def test_no_key_and_no_local_model_is_one_clear_line(
     for key in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
         monkeypatch.delenv(key, raising=False)
     monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setattr(agent, "local_available", lambda: False)
+    monkeypatch.setattr(_provider, "local_available", lambda: False)
     assert agent.run(["--cwd", str(project), "-p", "hi"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1, err
@@ -79,9 +79,9 @@ def test_no_key_and_no_local_model_is_one_clear_line(
 
 
 def test_without_a_key_the_local_model_is_the_default() -> None:
-    assert agent.choose_provider(None, {}) == ("local" if local_available() else "")
-    assert agent.choose_provider("faux", {}) == "faux"
-    assert agent.choose_provider(None, {"provider": "openai"}) == "openai"
+    assert _provider.choose_provider(None, {}) == ("local" if local_available() else "")
+    assert _provider.choose_provider("faux", {}) == "faux"
+    assert _provider.choose_provider(None, {"provider": "openai"}) == "openai"
 
 
 @pytest.mark.local
@@ -118,24 +118,6 @@ def test_scripted_demo_shows_the_cut_the_retry_and_the_block(dirs: tuple[Path, P
     flat = " ".join(out.split())  # the console wraps long reasons
     assert "[steering:no-branch-force-delete@defaults]" in flat
     assert "An override comment does not lift this rule: only the user's configuration can." in flat
-
-
-@pytest.mark.local
-@pytest.mark.slow
-def test_demo_runs_on_the_local_model_and_says_what_happened(dirs: tuple[Path, Path]) -> None:
-    project, home = dirs
-    done = rein("demo", home=home, cwd=project)
-    assert done.returncode == 0, done.stderr
-    out = done.stdout
-    assert "SmolLM2-135M through llama.cpp" in out
-    # The model's own text tripped the rule: the cut, the injected rule and the retry are shown.
-    fired = out.index("stream rule fired: no-console-log")
-    assert out.index("console.log(") < fired < out.index("cut: stream rule: no-console-log")
-    assert "<system-interrupt" in out[fired:] and "what happened: The stream rule cut the reply" in out
-    # The command the model wrote was checked and blocked.
-    assert "> bash: npm start" in out and "[steering:no-dev-server@defaults]" in out
-    assert "what happened: Steering blocked" in out
-    assert "rein check: may the agent run this?" in out
 
 
 def test_demo_takes_only_scripted(dirs: tuple[Path, Path]) -> None:

@@ -79,11 +79,13 @@ def running_server(
     token: str | None = None,
     env: Mapping[str, str | None] | None = None,
     args: Sequence[str] = (),
+    provider: str | None = "faux",
 ) -> Iterator[str]:
     """Start `rein serve` (on a free port unless `args` has `--port`; no drain on SIGTERM unless it has
-    `--drain-seconds`), wait until `/health` answers, yield its base URL, then stop it (SIGTERM, then
-    SIGKILL after 10 s). The database defaults to `tmp/sessions.db`, so a second `running_server(tmp)`
-    reopens the same sessions."""
+    `--drain-seconds`; on `provider`, the faux one by default, unless `args` has `--provider` or it is
+    None), wait until `/health` answers, yield its base URL, then stop it (SIGTERM, then SIGKILL after
+    10 s). The database defaults to `tmp/sessions.db`, so a second `running_server(tmp)` reopens the
+    same sessions."""
     tmp.mkdir(parents=True, exist_ok=True)
     home = tmp / "home"
     home.mkdir(exist_ok=True)
@@ -92,6 +94,8 @@ def running_server(
         command += ["--port", "0"]
     if "--drain-seconds" not in args:  # a test's stop is immediate unless it tests the drain
         command += ["--drain-seconds", "0"]
+    if provider is not None and "--provider" not in args:  # not the model `rein` would choose here
+        command += ["--provider", provider]
     stamp = f"{os.getpid()}-{time.monotonic_ns()}"
     stdout, stderr = tmp / f"serve-{stamp}.out", tmp / f"serve-{stamp}.err"
     with stdout.open("wb") as out, stderr.open("wb") as err:

@@ -184,7 +184,8 @@ def test_sigterm_stops_the_server_cleanly(tmp_path: Path) -> None:
         assert process.wait(timeout=30) == 0
     (out,) = tmp_path.glob("serve-*.out")
     listening = out.read_text()
-    assert listening == f"rein serve: listening on {url} (store: sqlite {tmp_path / 'sessions.db'})\n"
+    served = f"provider: faux, model: faux, store: sqlite {tmp_path / 'sessions.db'}"
+    assert listening == f"rein serve: listening on {url} ({served})\n"
 
 
 def test_a_bad_store_url_exits_2_with_one_line(tmp_path: Path) -> None:

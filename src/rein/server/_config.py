@@ -14,6 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Literal, get_args
 
+from rein.ai import default_model
 from rein.server._timebox import TimeboxSpec, parse_timebox
 from rein.settings import SettingsFileError, load_settings
 
@@ -52,7 +53,8 @@ class ServerConfig:
     """token -> user from a tokens file: each user sees only their own sessions."""
     provider: str = "faux"
     model: str = ""
-    """`--model`: what a request that names no model gets (empty: the provider's default)."""
+    """`--model`: what a request that names no model gets; left empty, the provider's default is set
+    here, so no reader of the config mistakes the provider's name for a model id."""
     models: tuple[str, ...] = ()
     """`--models` or `[server] models`: globs of the model ids a client may name (empty: any)."""
     base_url: str | None = None
@@ -95,6 +97,10 @@ class ServerConfig:
     upload_dir: str = ""
     """`--upload-dir` (or REIN_SERVER_UPLOAD_DIR), absolute: where `POST /api/receive` saves, one
     folder per user; "" = `~/.rein/server/uploads` under `home` (`rein.server._receive`)."""
+
+    def __post_init__(self) -> None:
+        if not self.model:
+            object.__setattr__(self, "model", default_model(self.provider) or self.provider)
 
     @property
     def auth_required(self) -> bool:

@@ -1,5 +1,6 @@
 """Run the app under uvicorn: bind first (so `--port 0` works and the printed URL is the real one),
-open the store in the serving loop, print one line, serve until SIGTERM or SIGINT, close the store.
+open the store in the serving loop, print one line (the address, the model, the store), serve until
+SIGTERM or SIGINT, close the store.
 
 SIGTERM drains first: the app is marked draining (`/ready` answers 503, so a load balancer stops
 sending here) and requests are served `--drain-seconds` more before the shutdown. SIGINT (Ctrl+C) and
@@ -86,7 +87,7 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-async def _serve(config: ServerConfig, sock: socket.socket, url: str) -> int:
+async def _serve(config: ServerConfig, sock: socket.socket, url: str, notice: str) -> int:
     try:
         store = await open_store(url)
     except StoreError as error:
@@ -104,7 +105,10 @@ async def _serve(config: ServerConfig, sock: socket.socket, url: str) -> int:
         server.set_drain(app, config.drain_seconds)
         host, port = sock.getsockname()[:2]
         shown = f"[{host}]" if ":" in host else host
-        print(f"rein serve: listening on http://{shown}:{port} (store: {describe_store(url)})", flush=True)
+        served = f"provider: {config.provider}, model: {config.model}, store: {describe_store(url)}"
+        print(f"rein serve: listening on http://{shown}:{port} ({served})", flush=True)
+        if notice:
+            print(notice, file=sys.stderr, flush=True)
         gc.freeze()  # what start-up made lives for ever: a request's burst of objects never rescans it
         await server.serve(sockets=[sock])
     finally:
@@ -112,8 +116,9 @@ async def _serve(config: ServerConfig, sock: socket.socket, url: str) -> int:
     return 0
 
 
-def serve(config: ServerConfig) -> int:
-    """Serve until asked to stop. 0 on a clean stop, 2 when the port or the store cannot be opened."""
+def serve(config: ServerConfig, notice: str = "") -> int:
+    """Serve until asked to stop. 0 on a clean stop, 2 when the port or the store cannot be opened.
+    `notice`, if any, goes to stderr once the server listens (why this model serves)."""
     try:
         sock = bind(config.host, config.port)
     except OSError as error:
@@ -124,4 +129,4 @@ def serve(config: ServerConfig) -> int:
         return 2
     url = config.db or str(default_sqlite_path(config.home))
     with sock:
-        return asyncio.run(_serve(config, sock, url))
+        return asyncio.run(_serve(config, sock, url, notice))
