@@ -70,3 +70,5 @@ def test_nobody_is_asked_so_a_changing_call_is_denied(project: tuple[Path, Path]
         assert "[bash] touch made-by-the-model" in done.stdout
         assert "nobody approved it" in done.stdout and "I see, it was denied." in done.stdout
         assert "nobody approved it" in server.tool_results(1)[0]
+        # Nobody could be asked line by line: the print-mode reason, not "the question was dismissed".
+        assert "never ask" in done.stdout and "dismissed" not in done.stdout

@@ -96,12 +96,19 @@ class SessionCommands:
             ctx.ui.notify(f"/resume: {unreadable} session file(s) could not be read", "warning")
         current = self.session.store.path
         if args:
-            chosen = next((item for item in listed if item.id.startswith(args)), None)
-            if chosen is None:
+            found = [item for item in listed if item.id.startswith(args)]
+            exact = [item for item in found if item.id == args]
+            if not found:
                 ctx.ui.notify(
                     f"/resume {args}: no session of this directory has an id starting so", "warning"
                 )
                 return
+            if len(found) > 1 and not exact:
+                ids = ", ".join(sorted(item.id for item in found)[:4]) + (", ..." if len(found) > 4 else "")
+                said = f"/resume {args}: the start of {len(found)} session ids ({ids}); give more of it"
+                ctx.ui.notify(said, "warning")
+                return
+            chosen = (exact or found)[0]
         else:
             if not listed:
                 ctx.ui.notify("/resume: no sessions in this directory yet")

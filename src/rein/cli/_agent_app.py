@@ -29,8 +29,13 @@ OPTIONS = (
     ),
     Option(("--model",), "<id>", "Model id (default: the provider's); for local, a GGUF file."),
     Option(("--base-url",), "<url>", "An OpenAI- or Anthropic-compatible server (Ollama, vLLM, llama.cpp)."),
-    Option(("-c", "--continue"), None, "Continue the last session of this directory.", dest="resume_latest"),
-    Option(("--resume",), "<file>", "Resume a session file."),
+    Option(
+        ("-c", "--continue"),
+        None,
+        "Continue the last session of this directory (with --server: its last one on the server).",
+        dest="resume_latest",
+    ),
+    Option(("--resume",), "<id|file>", "Resume a session: its id, the start of its id, or its file."),
     Option(("--cwd",), "<dir>", "Project directory (default: here)."),
     Option(
         ("--server",),
@@ -62,12 +67,15 @@ class AgentOptions:
     model: str | None = None
     base_url: str | None = None
     resume_latest: bool = False
-    resume: Path | None = None
+    resume: str | None = None
+    """A session id, the start of one, or a session file (`rein.session.find_session`)."""
     cwd: Path | None = None
     server: str | None = None
     session: str | None = None
     no_extensions: bool = False
     approve: Approve | None = None
+    line_by_line: bool = False
+    """Interactive with stdin not a terminal: prompts come line by line and nobody can answer a question."""
 
     @property
     def headless(self) -> bool:
@@ -114,7 +122,7 @@ def parse(args: list[str], prog: str = "rein") -> AgentOptions | int:
         model=values.model,
         base_url=values.base_url,
         resume_latest=values.resume_latest,
-        resume=Path(values.resume) if values.resume is not None else None,
+        resume=values.resume,
         cwd=Path(values.cwd) if values.cwd is not None else None,
         server=values.server,
         session=values.session,

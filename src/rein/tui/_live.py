@@ -23,7 +23,8 @@ class Live:
     queued: list[str] = field(default_factory=list)
     """Prompts submitted while a run streams; each runs after it, in order."""
     tokens: int = 0
-    """Tokens of the session's replies (the usage the provider reported)."""
+    """Tokens of the model's context on the active branch: the last reply's reported usage plus
+    estimates for what followed it (`_replay.context_tokens`), the same before and after a resume."""
     firings: int = 0
     """Stream rules fired since this session was opened here."""
     statuses: dict[str, str] = field(default_factory=dict)

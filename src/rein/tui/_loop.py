@@ -19,9 +19,10 @@ from rein.tui._complete import EditorCompleter
 from rein.tui._events import EventView
 from rein.tui._history import HistoryFile
 from rein.tui._layout import build_app
+from rein.tui._replay import context_tokens, echo
 from rein.tui._screen import Screen
 from rein.tui._scrollback import Scrollback
-from rein.tui._session import banner, echo, run_prompt, switched, tokens_of, wants_quit
+from rein.tui._session import banner, quit_line, run_prompt, show_session, switched, wants_quit
 from rein.tui._style import STYLE
 from rein.tui._terminal import terminal_output
 from rein.tui._ui import ScreenUI
@@ -34,7 +35,11 @@ async def run_screen(make_session: Callable[[UI], AgentSession], first: str | No
     out = Scrollback(STYLE)
     screen = Screen(out, HistoryFile(Path.home() / HISTORY))
     with _sigint(screen), terminal_output() as output:
-        return await _run(screen, make_session(ScreenUI(screen)), first, output)
+        session = make_session(ScreenUI(screen))
+        code = await _run(screen, session, first, output)
+    if len(session.store.tree):  # a session with nothing in it is not worth coming back to
+        out.line(quit_line(session), "class:banner")
+    return code
 
 
 async def _run(screen: Screen, session: AgentSession, first: str | None, output: Output) -> int:
@@ -47,6 +52,7 @@ async def _run(screen: Screen, session: AgentSession, first: str | None, output:
         screen.invalidate,
         abort=session.abort,
         switched=lambda store: switched(out, screen.live, session, store),
+        context=lambda: context_tokens(session),
     )
     session.subscribe(view.event)
     session.subscribe_notices(view.notice)
@@ -68,8 +74,9 @@ async def _run(screen: Screen, session: AgentSession, first: str | None, output:
             # once would be echoed by the terminal.
             await shown.wait()
             out.line(banner(session.cwd), "class:banner")
+            show_session(out, session, "resumed")
             await session.start()
-            screen.live.tokens = tokens_of(session.messages)
+            screen.live.tokens = context_tokens(session)
             await _converse(screen, session, first)
         finally:
             screen.exiting = True

@@ -1,18 +1,15 @@
-"""What both modes do with the session between prompts: the banner, the echoed prompt, one prompt
-run without a traceback whatever it raises, and the quit check."""
+"""What both modes do with the session between prompts: the banner, a resumed session's last turns,
+the echoed prompt, one prompt run without a traceback whatever it raises, the quit check and the
+line that says how to continue."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from prompt_toolkit.formatted_text import StyleAndTextTuples
-
 from rein import __version__
-from rein.agent import AgentMessage
-from rein.ai import AssistantMessage
-from rein.session import AgentSession, Session, SessionWriteError
-from rein.tui._format import one_line, tokens
+from rein.session import AgentSession, SessionWriteError
+from rein.session.remote import RemoteSession
+from rein.tui._format import one_line
 from rein.tui._live import Live
+from rein.tui._replay import context_tokens, replay, session_line
 from rein.tui._scrollback import Scrollback
 
 QUIT = frozenset({"/quit", "/exit"})
@@ -22,23 +19,29 @@ def banner(cwd: str) -> str:
     return f"rein {__version__} in {cwd} | /help for commands | Esc aborts, Ctrl-D quits"
 
 
-def echo(text: str) -> StyleAndTextTuples:
-    """A sent prompt as it stays in the scrollback: after a blank line, `> ` and the text."""
-    lines = text.splitlines() or [""]
-    body = "\n".join([f"> {lines[0]}", *(f"  {line}" for line in lines[1:])])
-    return [("", "\n"), ("class:user", body)]
-
-
-def tokens_of(messages: Sequence[AgentMessage]) -> int:
-    return sum(m.usage.total for m in messages if isinstance(m, AssistantMessage))
+def show_session(out: Scrollback, session: AgentSession, verb: str) -> None:
+    """A session with entries (continued, resumed, switched to): the line naming it, then its last
+    turns. A new, empty session shows nothing here."""
+    if len(session.store.tree):
+        out.line(session_line(session, verb), "class:notice.info")
+        replay(out, session)
 
 
 def switched(out: Scrollback, live: Live, session: AgentSession, store: object) -> None:
-    """A `/new` or `/resume` moved the session to another file: one line, and its token count."""
-    messages = session.messages
-    live.tokens = tokens_of(messages)
-    name = store.id if isinstance(store, Session) else "?"
-    out.line(f"[session] now {name}: {len(messages)} messages, {tokens(live.tokens)}", "class:notice.info")
+    """A `/new` or `/resume` moved the session to another file: the line naming it (and the context's
+    token count), then its last turns."""
+    live.tokens = context_tokens(session)
+    out.line(session_line(session, "now"), "class:notice.info")
+    replay(out, session)
+
+
+def quit_line(session: AgentSession) -> str:
+    """What the person reads after the session ends: which session it was, and how to carry on."""
+    store = session.store
+    if isinstance(store, RemoteSession):
+        url = store.transport.url
+        return f"session saved on {url}: {store.id}; continue with `rein --server {url} -c`"
+    return f"session saved: {store.id}; continue with `rein -c` (or `rein --resume {store.id[:8]}`)"
 
 
 def wants_quit(session: AgentSession, text: str) -> bool:
@@ -59,3 +62,4 @@ async def run_prompt(session: AgentSession, out: Scrollback, live: Live, text: s
         out.line(f"[error] {one_line(f'{type(error).__name__}: {error}')}", "class:error")
     finally:
         live.end()
+        live.tokens = context_tokens(session)  # `/tree`, `/compact`: the context changed under it

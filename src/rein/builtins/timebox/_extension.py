@@ -2,10 +2,12 @@
 
     /timebox 15m | turns:5 | tokens:200k [-- command] | status | off   (argument completions)
     session_start       restore the newest budget (timebox-active / timebox-off custom entries)
+    session_tree        the same for the branch, but a budget whose time ran out meanwhile is kept
     before_agent_start  nudge if due; once nudged, the warning block is appended to the system prompt
     turn_start          the one-shot nudge, or the hard stop: error notice, command, ctx.abort()
     message_end, turn_end  count the tokens of each assistant reply (once)
-    session_shutdown    drop the in-memory state, stop the timer, clear the status; no records
+    session_shutdown    drop the in-memory state, stop the timer, clear the status; no records,
+                        except a spent one for a budget whose time ran out while the session was open
 
 The status line (key "timebox") is refreshed every second while a budget is active.
 
@@ -30,6 +32,8 @@ sixth prompt is stopped, and a prompt allowed to start is not cut mid-run by its
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rein.agent import Block, StreamDelta
 from rein.ai import AssistantMessage
 from rein.builtins.timebox._bridges import (
@@ -46,8 +50,10 @@ from rein.machine import run_detached, wall_clock_ms
 from rein.timebox import (
     COMPLETIONS,
     NUDGE_AT,
+    ActiveRecord,
     Budget,
     Clock,
+    Expired,
     RunOnStop,
     Step,
     Usage,
@@ -55,6 +61,7 @@ from rein.timebox import (
     apply,
     command,
     prompt_warning,
+    restore,
     session_start,
     status_text,
     summary,
@@ -102,7 +109,7 @@ class TimeboxExtension:
     def register(self) -> None:
         self._rein.register_command(NAME, DESCRIPTION, self.on_command, COMPLETIONS)
         self._rein.on("session_start", self.on_session_start)
-        self._rein.on("session_tree", self.on_session_start)  # another branch: its own budget records
+        self._rein.on("session_tree", self.on_session_tree)
         self._rein.on("session_shutdown", self.on_session_shutdown)
         self._rein.on("before_agent_start", self.on_before_agent_start)
         self._rein.on("turn_start", self.on_turn_start)
@@ -156,15 +163,41 @@ class TimeboxExtension:
         self._carry_out(step, context)
 
     def on_session_start(self, _event: object, context: ExtensionContext) -> None:
+        """Restore the newest budget. One whose time ran out while the session was closed is told
+        once and recorded spent, so a branch switch or the next resume does not tell it again."""
         self._reset()
-        records = Store(self._rein, context.session).load_records()
+        store = Store(self._rein, context.session)
+        records = store.load_records()
         transcript = Transcript(context.session, turns=None, tokens=None)
         step = session_start(records, now=self._clock(), measure=lambda b: usage_of(transcript, b))
         if step.budget is not None:
             self.tokens = transcript.tokens_since(step.budget.start_time)
         self._carry_out(step, context)
+        expired = restore(records, now=self._clock())
+        if isinstance(expired, Expired):
+            store.append(ActiveRecord(budget=replace(expired.budget, active=False)))
+
+    def on_session_tree(self, event: object, context: ExtensionContext) -> None:
+        """Another branch: its own budget records. Nothing was closed: a budget whose time ran out
+        while the session was open is restored as it is (the next turn stops), not told as expired."""
+        records = Store(self._rein, context.session).load_records()
+        expired = restore(records, now=self._clock())
+        if not isinstance(expired, Expired):
+            self.on_session_start(event, context)
+            return
+        self._reset()
+        self.tokens = Transcript(context.session, turns=None, tokens=None).tokens_since(
+            expired.budget.start_time
+        )
+        self._carry_out(Step(budget=expired.budget), context)
 
     def on_session_shutdown(self, _event: object, context: ExtensionContext) -> None:
+        """Memory only, except a budget whose time ran out while the session was open: it is recorded
+        spent, so the next resume does not say it ran out while the session was closed."""
+        budget = self.budget
+        limit = budget.time_limit_ms if budget is not None and budget.active else None
+        if budget is not None and limit is not None and self._clock() - budget.start_time >= limit:
+            Store(self._rein, context.session).append(ActiveRecord(budget=replace(budget, active=False)))
         self._reset()
         StatusUI(context.ui).set_status(None)
 

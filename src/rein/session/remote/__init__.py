@@ -1,6 +1,7 @@
 """The session client: `rein --server URL`, a session whose tree and model calls live on `rein serve`.
 
     session = await open_remote(url, session_id_or_None, cwd)  # new, or the server's session by id
+    latest_remote_session(url, cwd)              # the id of cwd's last session there (`-c`), or None
     provider = ServerProvider(session)           # the Provider contract; the server calls the model
     agent.load_extension("server-verdicts", server_verdicts(provider.blocked))  # its steering blocks calls
     AgentSession(store=session, provider=provider, ...)  # the agent does not know it is remote
@@ -18,7 +19,7 @@ diverged). Errors are in `rein.session.remote._errors` (see its docstring): `Ser
 from rein.session.remote._errors import RemoteError, ServerError, SessionReconciled, SyncFailed
 from rein.session.remote._events import ProxyReader, SseParser, assistant_from_json
 from rein.session.remote._provider import SERVER_MODEL, ServerProvider, static_context
-from rein.session.remote._remote import RemoteSession, connect, open_remote
+from rein.session.remote._remote import RemoteSession, connect, latest_remote_session, open_remote
 from rein.session.remote._sync import Known, Reconciled, Snapshot, TreeSync, snapshot_from
 from rein.session.remote._transport import ServerTransport, read_json
 from rein.session.remote._verdicts import server_verdicts
@@ -40,6 +41,7 @@ __all__ = [
     "TreeSync",
     "assistant_from_json",
     "connect",
+    "latest_remote_session",
     "open_remote",
     "read_json",
     "server_verdicts",

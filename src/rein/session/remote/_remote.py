@@ -164,6 +164,33 @@ def connect(
     return session
 
 
+def latest_remote_session(url: str, cwd: str | os.PathLike[str], token: str | None = None) -> str | None:
+    """The id of the session of `cwd` the server updated last (`rein --server URL -c`), or None. The
+    server lists each session's directory (`cwd`, sent when a client starts the session)."""
+    transport = ServerTransport(url, token=token)
+    try:
+        with httpx2.Client(base_url=transport.url, headers=transport.headers, timeout=60.0) as client:
+            response = client.get("/api/sessions")
+    except httpx2.TransportError as error:
+        raise ServerError("history_reconcile", f"cannot reach {transport.url}: {error}") from None
+    listed = decode_json(response, "history_reconcile").get("sessions")
+    wanted = os.fspath(cwd)
+    mine = [
+        row
+        for row in (listed if isinstance(listed, list) else [])
+        if isinstance(row, dict) and row.get("cwd") == wanted and isinstance(row.get("sessionId"), str)
+    ]
+    if not mine:
+        return None
+    newest = max(mine, key=_updated)
+    return str(newest["sessionId"])
+
+
+def _updated(row: Mapping[str, object]) -> int:
+    updated = row.get("updatedAt")
+    return updated if isinstance(updated, int) else 0
+
+
 def _new(transport: ServerTransport, session_id: str | None, cwd: str | os.PathLike[str]) -> RemoteSession:
     header = SessionHeader(id=session_id or str(uuid.uuid4()), timestamp=timestamp(), cwd=os.fspath(cwd))
     return RemoteSession(header=header, transport=transport)
