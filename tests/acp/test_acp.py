@@ -106,6 +106,7 @@ async def _a_tool_call_asks_permission_and_runs_once_allowed(
     assert {(o.name, o.kind) for o in options} == {
         ("Allow once", "allow_once"),
         ("Allow for this session", "allow_always"),
+        ("Always allow in this project", "allow_always"),
         ("Deny", "reject_once"),
     }
     # pending until allowed, then in progress (its output as it comes), then completed

@@ -14,7 +14,7 @@ from rein.builtins.approval import (
     ALLOW_ONCE,
     ALLOW_SESSION,
     DENY,
-    OPTIONS,
+    PROJECT_OPTIONS,
     ApprovalExtension,
     ApproveMode,
     programs,
@@ -57,7 +57,7 @@ def test_allow_once_runs_the_call_and_the_next_one_asks_again(harness: MakeHarne
     h.ui.answers = [ALLOW_ONCE]
     run(h, "make one", "make two")
     assert (h.project / "one").exists() and not (h.project / "two").exists()
-    assert [options for _, options in h.ui.asked] == [OPTIONS, OPTIONS]
+    assert [options for _, options in h.ui.asked] == [PROJECT_OPTIONS, PROJECT_OPTIONS]
     assert h.ui.asked[0][0].startswith("Allow the agent to run: touch one?")
     assert not results(h)[0].is_error and results(h)[1].is_error
 
@@ -106,9 +106,9 @@ def test_write_and_edit_are_remembered_by_tool_and_asked_one_at_a_time(harness: 
     h = harness([[write("1", "a.txt"), write("2", "b.txt")], [edit], [TextContent(text="ok")]], approve="ask")
     h.ui.answers = [ALLOW_SESSION, ALLOW_ONCE]
     run(h, "go")
-    assert [title for title, _ in h.ui.asked] == [
-        f"Allow the agent to write a.txt?\n{ALLOW_SESSION} allows every later write call",
-        f"Allow the agent to edit a.txt?\n{ALLOW_SESSION} allows every later edit call",
+    assert [title.splitlines()[:2] for title, _ in h.ui.asked] == [
+        ["Allow the agent to write a.txt?", f"{ALLOW_SESSION} allows every later write call"],
+        ["Allow the agent to edit a.txt?", f"{ALLOW_SESSION} allows every later edit call"],
     ]
     assert (h.project / "a.txt").read_text() == "y\n" and (h.project / "b.txt").exists()
 
@@ -146,17 +146,24 @@ def test_a_call_steering_blocks_is_never_asked_about(harness: MakeHarness) -> No
     assert "[steering:no-force-push@defaults]" in results(h)[0].text
 
 
-@pytest.mark.parametrize("interactive", [False, True], ids=["print-mode", "no-screen"])
 def test_with_nobody_to_ask_the_call_is_denied_and_the_reason_says_how_to_allow(
-    harness: MakeHarness, interactive: bool
+    harness: MakeHarness,
 ) -> None:
-    h = harness([[bash("1", "touch x")], [TextContent(text="ok")]], approve="ask", interactive=interactive)
-    run(h, "go")  # the recording UI has no answers: `select` says None, as a screenless UI does
-    assert not (h.project / "x").exists()
-    assert len(h.ui.asked) == (1 if interactive else 0)
+    h = harness([[bash("1", "touch x")], [TextContent(text="ok")]], approve="ask", interactive=False)
+    run(h, "go")
+    assert not (h.project / "x").exists() and h.ui.asked == []
     text = results(h)[0].text
     assert text.startswith("[approval] not run: this bash call needs approval and nobody approved it")
     assert '--approve auto or set approve = "auto" in the [rein] group of .rein/settings.toml' in text
+
+
+def test_a_dismissed_question_says_so_and_suggests_no_setting(harness: MakeHarness) -> None:
+    h = harness([[bash("1", "touch x")], [TextContent(text="ok")]], approve="ask")
+    run(h, "go")  # the recording UI has no answers: `select` says None, as Esc on the question does
+    assert not (h.project / "x").exists() and len(h.ui.asked) == 1
+    text = results(h)[0].text
+    assert text.startswith("[approval] not run: the approval question for this bash call was dismissed")
+    assert "Take that as a denial" in text and "--approve" not in text and "print" not in text
 
 
 def test_auto_runs_without_asking_and_deny_blocks_without_asking(harness: MakeHarness) -> None:

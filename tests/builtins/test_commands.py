@@ -131,12 +131,13 @@ def test_steering_lists_the_rules_in_force_and_the_latest_decisions(harness: Mak
     assert "  no-force-push           defaults  bash" in before.splitlines()
     assert before.splitlines()[-1] == "no tool calls decided yet"
     (after,) = said(h, "push", "/steering")[-1:]
-    tail = after.splitlines()[-4:]
+    tail = after.splitlines()[-5:]
     assert tail == [
         "latest decisions (3), oldest first:",
-        "  block  bash   git push --force origin main  no-force-push@defaults",
-        "  allow  bash   true",
-        "  allow  write  a.txt",
+        "  steering  outcome  tool   call                          rule",
+        "  block     blocked  bash   git push --force origin main  no-force-push@defaults",
+        "  allow     allowed  bash   true",
+        "  allow     allowed  write  a.txt",
     ]
 
 

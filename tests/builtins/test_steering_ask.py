@@ -9,7 +9,7 @@ import asyncio
 import pytest
 
 from rein.ai import TextContent, ToolCall, ToolResultMessage
-from rein.builtins.approval import ALLOW_ONCE, ALLOW_SESSION, DENY, OPTIONS, ApproveMode
+from rein.builtins.approval import ALLOW_ONCE, ALLOW_SESSION, DENY, PROJECT_OPTIONS, ApproveMode
 from rein.builtins.steering import ASK_OPTIONS
 from tests.builtins.conftest import Harness, MakeHarness
 
@@ -50,12 +50,14 @@ def run(h: Harness, *prompts: str) -> list[ToolResultMessage]:
 
 
 def decisions(h: Harness) -> list[str]:
-    """The `/steering` lines of the latest decisions."""
+    """The `/steering` lines of the latest decisions, below their headings."""
     before = len(h.ui.notices)
     asyncio.run(h.session.prompt("/steering"))
     (text,) = [message for message, _ in h.ui.notices[before:]]
     lines = text.splitlines()
-    return lines[lines.index(next(line for line in lines if line.startswith("latest decisions"))) + 1 :]
+    start = lines.index(next(line for line in lines if line.startswith("latest decisions")))
+    assert lines[start + 1].split() == ["steering", "outcome", "tool", "call", "rule"]
+    return lines[start + 2 :]
 
 
 def test_allow_once_runs_the_call(harness: MakeHarness) -> None:
@@ -67,7 +69,7 @@ def test_allow_once_runs_the_call(harness: MakeHarness) -> None:
     assert options == ASK_OPTIONS == (ALLOW_ONCE, DENY)
     assert title.startswith(TAG) and title.endswith("\nAllow the agent to run: touch shipped?")
     assert [line.split() for line in decisions(h)] == [
-        ["asked,", "allowed", "bash", "touch", "shipped", "ask-to-ship@user"]
+        ["ask", "approved", "by", "you", "bash", "touch", "shipped", "ask-to-ship@user"]
     ]
 
 
@@ -78,7 +80,7 @@ def test_deny_blocks_with_the_reason_and_the_persons_words(harness: MakeHarness)
     assert not (h.project / "shipped").exists() and result.is_error
     assert result.text.startswith(TAG)
     assert result.text.endswith("Not run: the user was asked and denied it. Their reason: not on a Friday")
-    assert decisions(h)[0].split()[:2] == ["asked,", "denied"]
+    assert decisions(h)[0].split()[:4] == ["ask", "denied", "by", "you"]
 
 
 @pytest.mark.parametrize("interactive", [False, True], ids=["print-mode", "dismissed"])
@@ -89,15 +91,20 @@ def test_with_nobody_to_answer_the_call_is_blocked_with_the_reason(
     h = asking(harness, bash("1", "touch shipped"), interactive=interactive)
     (result,) = run(h, "ship")  # the recording UI has no answers: `select` says None
     assert not (h.project / "shipped").exists() and result.is_error
-    assert result.text.startswith(TAG) and "Not run: nobody could answer here" in result.text
-    assert result.text.count("[steering:") == 1
+    assert result.text.startswith(TAG) and result.text.count("[steering:") == 1
+    if interactive:
+        assert "Not run: the question was dismissed, so nobody approved it" in result.text
+        assert decisions(h)[0].split()[:2] == ["ask", "dismissed"]
+    else:
+        assert "Not run: nobody could answer here (print and JSON modes never ask)" in result.text
+        assert decisions(h)[0].split()[:2] == ["ask", "blocked"]
 
 
 def test_a_yes_is_not_asked_again_by_approval_but_the_next_call_is(harness: MakeHarness) -> None:
     h = asking(harness, bash("1", "touch shipped"), bash("2", "touch other"), approve="ask")
     h.ui.answers = [ALLOW_ONCE, DENY, ""]
     first, second = run(h, "ship", "other")
-    assert [options for _, options in h.ui.asked] == [ASK_OPTIONS, OPTIONS, ()]
+    assert [options for _, options in h.ui.asked] == [ASK_OPTIONS, PROJECT_OPTIONS, ()]
     assert (h.project / "shipped").exists() and not first.is_error
     assert not (h.project / "other").exists() and second.text.startswith("[approval] not run")
 
@@ -116,4 +123,4 @@ def test_with_approval_set_to_deny_nobody_is_asked(harness: MakeHarness) -> None
     (result,) = run(h, "ship")
     assert h.ui.asked == [] and not (h.project / "shipped").exists()
     assert result.text.startswith(TAG) and result.text.endswith("approve is set to deny, so nobody is asked.")
-    assert decisions(h)[0].split()[0] == "block"
+    assert decisions(h)[0].split()[:2] == ["block", "blocked"]

@@ -125,9 +125,9 @@ def test_approval_denied_with_a_reason(project: tuple[Path, Path]) -> None:
         pane.send("Enter")
         menu = pane.wait_for("Esc dismisses")
         assert "Allow the agent to run: rm -rf build?" in menu
-        assert "> 1. Allow once" in menu and "  3. Deny" in menu
-        pane.send("Down", "Down")
-        pane.wait_for("> 3. Deny")
+        assert "> 1. Allow once" in menu and "  4. Deny" in menu
+        pane.send("Down", "Down", "Down")
+        pane.wait_for("> 4. Deny")
         pane.send("Enter")
         pane.wait_for("Why deny this bash call?")
         pane.type("not on this branch")

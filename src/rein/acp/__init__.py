@@ -11,7 +11,8 @@ The host (`rein.cli.acp`) gives the factory, so the session is built exactly as 
 - `session/new`, `session/load` (the branch replayed), `session/list`: rein's own session files;
 - `session/prompt`: message and thought chunks, tool calls pending / in_progress / completed / failed
   with their output; `session/cancel` aborts the run (stop reason "cancelled");
-- approval "ask" as `session/request_permission` (Allow once, Allow for this session, Deny);
+- approval "ask" as `session/request_permission` (Allow once, Allow for this session,
+  Always allow in this project, Deny);
 - rein's `/commands` as `available_commands_update`;
 - steering blocks and stream-rule cuts as notices in the transcript (`[rein] ...`).
 """

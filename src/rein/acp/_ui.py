@@ -18,7 +18,7 @@ from acp.schema import AllowedOutcome, PermissionOption, PermissionOptionKind, T
 
 from rein.acp._convert import Update, notice, tool_title
 from rein.ai import ToolCall
-from rein.builtins.approval import ALLOW_ONCE, ALLOW_SESSION, DENY
+from rein.builtins.approval import ALLOW_ONCE, ALLOW_PROJECT, ALLOW_SESSION, DENY
 from rein.extensions import Level
 
 CURRENT_CALL: ContextVar[ToolCall | None] = ContextVar("rein_acp_current_call", default=None)
@@ -29,6 +29,7 @@ it asks about, even when calls run in parallel."""
 PERMISSION_KINDS: Mapping[str, PermissionOptionKind] = {
     ALLOW_ONCE: "allow_once",
     ALLOW_SESSION: "allow_always",
+    ALLOW_PROJECT: "allow_always",
     DENY: "reject_once",
 }
 """rein's approval answers as ACP's permission options."""

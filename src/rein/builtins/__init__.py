@@ -35,7 +35,7 @@ def load_extensions(
     `approve` is the `--approve` option (None: `[rein] approve` from settings, else "ask");
     `interactive` False means nobody can be asked (print and JSON modes): "ask" then denies."""
     ttsr = TtsrExtension(session.api("ttsr"), cwd=cwd, home=home, settings=settings.get("ttsr", {}))
-    steering = SteeringExtension(session.api("steering"), cwd=cwd, home=home)
+    steering = SteeringExtension(session.api("steering"), cwd=cwd, home=home, interactive=interactive)
     TimeboxExtension(session.api("timebox")).register()
     if settings.get("rein", {}).get("validation_hints", True) is not False:
         HintsExtension(session.api("hints"))
@@ -58,6 +58,7 @@ def load_extensions(
         interactive=interactive,
         home=home,
         allowed_by_person=steering.allowed_by_person,
+        on_outcome=steering.settle,
     )
 
 

@@ -5,10 +5,10 @@ call steering (or any extension) blocks is never asked about. Read-only tools ne
 
 - `auto`: every call runs.
 - `deny`: every changing call is blocked; the reason says how to allow them.
-- `ask`: the person picks "Allow once", "Allow for this session" or "Deny" (then types a reason,
-  which the model reads as the tool's result). With nobody to ask (print and JSON modes, or `select`
-  answering None: no screen, or the question dismissed), the call is denied and the reason says how
-  to let such calls run.
+- `ask`: the person picks "Allow once", "Allow for this session", "Always allow in this project" or
+  "Deny" (then types a reason, which the model reads as the tool's result). With nobody to ask (print
+  and JSON modes), the call is denied and the reason says how to let such calls run; a question
+  dismissed (`select` answering None where a person could be asked) denies it too, and says so.
 
 A call a steering rule already asked the person about, and they allowed (`allowed_by_person`, the
 steering extension's), is not asked about again.
@@ -16,7 +16,15 @@ steering extension's), is not asked about again.
 "Allow for this session" remembers, for bash, the program of each command the line would run (its
 first word as written, inner commands included: `sudo rm x` remembers `sudo` and `rm`); a later bash
 call runs without asking when every program in it is remembered. For write and edit it remembers the
-tool. What is remembered lasts until the session ends or another session file is opened.
+tool. What is remembered lasts until the session ends or another session is opened (`/new`,
+`/resume`, `/fork`); moving in the session's tree (`/tree`, the web page's "Continue from here") keeps it.
+
+"Always allow in this project" appends entries to `.rein/approved.toml` (`_approved`): the exact
+commands of the line (or, for write and edit, the tool on files inside the project), which later
+sessions in that directory run without asking. A person reads, widens or deletes them there.
+
+Each call approval decides is reported to `on_outcome` (its id and an `Outcome`), so `/steering`
+shows what became of it.
 
 `/approve [ask|auto|deny]` shows or switches the mode for the rest of the session. The mode in force is
 told to other extensions and to the host as an `approval_mode` notice (its payload the mode) at each
@@ -30,6 +38,7 @@ from collections.abc import Callable, Mapping
 from typing import Literal, get_args
 
 from rein.agent import Block
+from rein.builtins import _approved
 from rein.extensions import ExtensionAPI, ExtensionContext, ToolCallEvent
 from rein.session import AgentSession
 from rein.steering import analyze
@@ -48,8 +57,26 @@ CHANGING = frozenset({"bash", "write", "edit"})
 
 ALLOW_ONCE = "Allow once"
 ALLOW_SESSION = "Allow for this session"
+ALLOW_PROJECT = "Always allow in this project"
 DENY = "Deny"
 OPTIONS = (ALLOW_ONCE, ALLOW_SESSION, DENY)
+"""The answers where "Always allow in this project" cannot be offered (a command with words only known
+at run time, a file outside the project)."""
+PROJECT_OPTIONS = (ALLOW_ONCE, ALLOW_SESSION, ALLOW_PROJECT, DENY)
+
+Outcome = Literal[
+    "allowed",
+    "approved by you",
+    "approved earlier (session)",
+    "approved earlier (project)",
+    "denied by you",
+    "dismissed",
+    "blocked",
+]
+"""What became of a tool call, as `/steering` shows it: `allowed` ran without a question, `approved
+by you` ran on the person's yes, `approved earlier` on a yes remembered for the session or saved for
+the project; `dismissed` was not run because the question was dismissed; `blocked` was stopped with
+nobody asked (steering, approve = deny, nobody there to ask)."""
 
 HOW_TO_ALLOW = (
     'to let rein run bash, write and edit without asking, pass --approve auto or set approve = "auto"'
@@ -90,6 +117,7 @@ class ApprovalExtension:
         interactive: bool,
         home: str,
         allowed_by_person: Callable[[str], bool] | None = None,
+        on_outcome: Callable[[str, Outcome], None] | None = None,
     ) -> None:
         self.session = session
         self.rein = rein
@@ -98,6 +126,10 @@ class ApprovalExtension:
         self.home = home
         self.allowed_by_person = allowed_by_person
         """Whether the person already allowed a call (by its id) when asked about it elsewhere."""
+        self.on_outcome = on_outcome
+        """Told what became of each changing call approval decided (steering's `settle`)."""
+        self._session_id: str | None = None
+        self._problems: tuple[str, ...] = ()
         self.programs: set[str] = set()
         """bash programs allowed for this session."""
         self.tools: set[str] = set()
@@ -114,8 +146,11 @@ class ApprovalExtension:
         )
 
     def on_session_start(self, event: object, ctx: ExtensionContext) -> None:
-        self.programs.clear()
-        self.tools.clear()
+        # The same session reloaded (the web page's branch switch swaps its store) keeps its answers.
+        if self.session.store.id != self._session_id:
+            self.programs.clear()
+            self.tools.clear()
+        self._session_id = self.session.store.id
         self.rein.emit(MODE_NOTICE, self.mode)
         if self.session.model.provider == "local":
             ctx.ui.notify(self.local_notice(), "warning" if self.mode == "auto" else "info")
@@ -147,35 +182,53 @@ class ApprovalExtension:
     async def on_tool_call(self, event: object, ctx: ExtensionContext) -> Block | None:
         if not isinstance(event, ToolCallEvent) or event.info.call.name not in CHANGING:
             return None
-        asked = self.allowed_by_person is not None and self.allowed_by_person(event.info.call.id)
-        if self.mode == "auto" or (asked and self.mode == "ask"):
-            return None
-        tool = event.info.call.name
+        call = event.info.call
+        outcome, block = await self._decide(call.id, call.name, call.arguments, ctx)
+        if self.on_outcome is not None and call.id:
+            self.on_outcome(call.id, outcome)
+        return block
+
+    async def _decide(
+        self, id: str, tool: str, args: Mapping[str, object], ctx: ExtensionContext
+    ) -> tuple[Outcome, Block | None]:
+        asked = self.allowed_by_person is not None and self.allowed_by_person(id)
+        if self.mode == "auto":
+            return "allowed", None
+        if asked and self.mode == "ask":
+            return "approved by you", None
         if self.mode == "deny":
-            return Block(reason=f"[approval] not run: approve is set to deny; {HOW_TO_ALLOW}.")
+            return "blocked", Block(reason=f"[approval] not run: approve is set to deny; {HOW_TO_ALLOW}.")
         if not self.interactive:
-            return Block(reason=_nobody(tool))
-        args = event.info.call.arguments
+            return "blocked", Block(reason=_nobody(tool))
         remember: tuple[str, ...] | None = (tool,)
+        saved: tuple[_approved.Argv, ...] | None = ()
         if tool == "bash":
             command = args.get("command")
-            remember = (
-                programs(command, cwd=self.session.cwd, home=self.home) if isinstance(command, str) else None
-            )
+            command = command if isinstance(command, str) else ""
+            remember = programs(command, cwd=self.session.cwd, home=self.home)
+            saved = _approved.command_argvs(command, cwd=self.session.cwd, home=self.home)
+        elif not _approved.inside(self.session.cwd, args.get("path")):
+            saved = None
         async with self._asking:
             if self._remembered(tool, remember):
-                return None
-            answer = await ctx.ui.select(_title(tool, args, remember), OPTIONS)
+                return "approved earlier (session)", None
+            if saved is not None and self._saved(tool, saved, ctx):
+                return "approved earlier (project)", None
+            options = OPTIONS if saved is None else PROJECT_OPTIONS
+            answer = await ctx.ui.select(_title(tool, args, remember, saved), options)
             if answer == ALLOW_ONCE:
-                return None
+                return "approved by you", None
             if answer == ALLOW_SESSION:
                 self._remember(tool, remember, ctx)
-                return None
+                return "approved by you", None
+            if answer == ALLOW_PROJECT and saved is not None:
+                self._save(tool, args, saved, remember, ctx)
+                return "approved by you", None
             if answer != DENY:
-                return Block(reason=_nobody(tool))
+                return "dismissed", Block(reason=_dismissed(tool))
             reason = await ctx.ui.input(f"Why deny this {tool} call? (the model reads it)", "a reason")
         said = f" Their reason: {reason.strip()}" if reason and reason.strip() else ""
-        return Block(reason=f"[approval] not run: the user denied this {tool} call.{said}")
+        return "denied by you", Block(reason=f"[approval] not run: the user denied this {tool} call.{said}")
 
     def _remembered(self, tool: str, remember: tuple[str, ...] | None) -> bool:
         if tool != "bash":
@@ -190,15 +243,59 @@ class ApprovalExtension:
         else:
             self.programs.update(remember)
 
+    def _saved(self, tool: str, argvs: tuple[_approved.Argv, ...], ctx: ExtensionContext) -> bool:
+        """Whether the project's approvals file allows the call (read each time: a person may have
+        just deleted an entry); a broken entry is said once and allows nothing."""
+        approved = _approved.load(self.session.cwd)
+        if approved.problems != self._problems:
+            for problem in approved.problems:
+                ctx.ui.notify(f"approval: {problem}", "warning")
+        self._problems = approved.problems
+        if tool != "bash":
+            return tool in approved.tools
+        return all(approved.allows(argv) for argv in argvs)
+
+    def _save(
+        self,
+        tool: str,
+        args: Mapping[str, object],
+        argvs: tuple[_approved.Argv, ...],
+        remember: tuple[str, ...] | None,
+        ctx: ExtensionContext,
+    ) -> None:
+        said = str(args.get("command", "")) if tool == "bash" else f"{tool} {args.get('path', '')}"
+        try:
+            path = _approved.save(self.session.cwd, tool, argvs, said=said, session=self.session.store.id)
+        except (OSError, ValueError) as error:
+            self._remember(tool, remember, ctx)
+            ctx.ui.notify(
+                f"approval: could not save the approval ({error}); allowed for this session", "error"
+            )
+            return
+        what = "; ".join(" ".join(argv) for argv in argvs) if tool == "bash" else f"{tool} in this project"
+        ctx.ui.notify(f"approval: always allowed in this project: {what} (saved in {path}; delete it there)")
+
 
 def _nobody(tool: str) -> str:
     return (
         f"[approval] not run: this {tool} call needs approval and nobody approved it (print and JSON"
-        f" modes never ask; an approval question dismissed counts the same); {HOW_TO_ALLOW}."
+        f" modes never ask); {HOW_TO_ALLOW}."
     )
 
 
-def _title(tool: str, args: Mapping[str, object], remember: tuple[str, ...] | None) -> str:
+def _dismissed(tool: str) -> str:
+    return (
+        f"[approval] not run: the approval question for this {tool} call was dismissed, so nobody"
+        " approved it. Take that as a denial: do not run it another way; ask the user if it is needed."
+    )
+
+
+def _title(
+    tool: str,
+    args: Mapping[str, object],
+    remember: tuple[str, ...] | None,
+    saved: tuple[_approved.Argv, ...] | None,
+) -> str:
     if tool == "bash":
         what = f"run: {args.get('command', '')}"
         scope = (
@@ -206,7 +303,10 @@ def _title(tool: str, args: Mapping[str, object], remember: tuple[str, ...] | No
             if remember
             else ""
         )
+        exact = "this exact command" if saved is not None and len(saved) == 1 else "these exact commands"
+        forever = f"\n{ALLOW_PROJECT} saves {exact} to {_approved.FILE} for later sessions"
     else:
         what = f"{tool} {args.get('path', '')}"
         scope = f"\n{ALLOW_SESSION} allows every later {tool} call"
-    return f"Allow the agent to {what}?{scope}"
+        forever = f"\n{ALLOW_PROJECT} saves {tool} on files inside it to {_approved.FILE}"
+    return f"Allow the agent to {what}?{scope}{forever if saved is not None else ''}"

@@ -20,7 +20,7 @@ from rein.ai import Model, UnknownProviderError, default_model, get_provider, pr
 from rein.builtins._compact_command import CompactCommand
 from rein.builtins._session_commands import SessionCommands
 from rein.builtins._tree_commands import TreeCommands
-from rein.builtins.steering import SteeringExtension
+from rein.builtins.steering import HEADINGS, SteeringExtension
 from rein.builtins.ttsr import TtsrExtension
 from rein.extensions import ExtensionAPI, ExtensionContext
 from rein.session import AgentSession
@@ -134,18 +134,7 @@ class CommandsExtension:
             lines.append("no tool calls decided yet")
         else:
             lines.append(f"latest decisions ({len(recent)}), oldest first:")
-            rows = [
-                (
-                    ("asked, allowed" if d.allow else "asked, denied")
-                    if d.asked
-                    else ("allow" if d.allow else "block"),
-                    d.tool,
-                    _short(d.subject),
-                    f"{d.rule} (override)" if d.override else d.rule or "",
-                )
-                for d in recent
-            ]
-            lines.extend(_table(rows))
+            lines.extend(_table([HEADINGS, *(decision.row() for decision in recent)]))
         ctx.ui.notify("\n".join(lines))
 
 
@@ -158,11 +147,6 @@ def _parse_model(text: str, current: str) -> tuple[str, str]:
     if text in provider_names():
         return text, DEFAULT_MODELS.get(text, "")
     return current, text
-
-
-def _short(text: str, limit: int = 80) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
 def _table(rows: Sequence[tuple[str, ...]]) -> list[str]:

@@ -14,22 +14,26 @@ The agent-loop index (for `in = "agent_loop"`) advances on every agent_start.
 A rule that asks (`verdict = "ask"`, the packs' default for destructive commands) puts the call to the
 person through `ctx.ui.select`: "Allow once" runs it, "Deny" blocks it (the person may type a reason
 the model reads), and no answer (print and JSON modes, a question dismissed) blocks it with the rule's
-reason. The same question reaches every host's UI: the terminal, the web page (a `question` event), an
+reason, and says which it was (nobody there to ask, or the question dismissed). The same question
+reaches every host's UI: the terminal, the web page (a `question` event), an
 ACP editor (`session/request_permission`). A call the person allowed here is not asked about again by
 the approval extension (`allowed_by_person`); with approval set to deny (its `approval_mode` notice),
 nobody is asked and the call is blocked.
+
+`/steering` lists each decision with steering's verdict and what became of the call (`Outcome`): the
+approval extension reports its part through `settle`, the tool's result settles the rest.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 
 from rein.agent import Block
-from rein.builtins.approval import ALLOW_ONCE, DENY, MODE_NOTICE
+from rein.builtins.approval import ALLOW_ONCE, DENY, MODE_NOTICE, Outcome
 from rein.extensions import (
     ExtensionAPI,
     ExtensionContext,
@@ -74,11 +78,36 @@ class Decision:
     subject: str
     """The command (bash) or the path (write, edit, read)."""
     allow: bool
+    """Whether steering let the call go on (for a rule that asks: the person's answer)."""
     rule: str | None = None
     """`<rule>@<source>` of the rule that blocked or asked (or whose block an override waived)."""
     override: bool = False
     asked: bool = False
     """The rule asked the person: `allow` is their answer (no answer is a denial)."""
+    call_id: str = ""
+    outcome: Outcome | None = None
+    """What became of the call in the end (None until it is known)."""
+
+    @property
+    def verdict(self) -> str:
+        """Steering's own word: `allow`, `block`, or `ask` (a rule put it to the person)."""
+        return "ask" if self.asked else "allow" if self.allow else "block"
+
+    def row(self) -> tuple[str, str, str, str, str]:
+        """The decision as `/steering` lists it (under `HEADINGS`)."""
+        rule = f"{self.rule} (override)" if self.override else self.rule or ""
+        return (self.verdict, self.outcome or "pending", self.tool, _short(self.subject), rule)
+
+
+HEADINGS = ("steering", "outcome", "tool", "call", "rule")
+"""The columns of `/steering`'s latest decisions: steering's verdict, then what became of the call."""
+
+_NOT_RUN: frozenset[Outcome | None] = frozenset({"denied by you", "dismissed", "blocked"})
+
+
+def _short(text: str, limit: int = 80) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
 def _entry(data: Mapping[str, object]) -> Entry | None:
@@ -115,10 +144,12 @@ class SessionEntries:
 
 
 class SteeringExtension:
-    def __init__(self, rein: ExtensionAPI, *, cwd: str, home: str) -> None:
+    def __init__(self, rein: ExtensionAPI, *, cwd: str, home: str, interactive: bool = True) -> None:
         self.rein = rein
         self.cwd = cwd
         self.home = home
+        self.interactive = interactive
+        """A person may be asked (False: print and JSON modes, where no question is put)."""
         self.engine: Steering | None = None
         self.problem: str | None = None
         self.agent_loop = 0
@@ -194,8 +225,18 @@ class SteeringExtension:
             return None
         call = _call(event.info.call.name, event.info.call.arguments)
         subject = call.command if call.tool == "bash" else call.path or ""
+        call_id = event.info.call.id
         if self.problem is not None:
-            self.decisions.append(Decision(tool=call.tool, subject=subject, allow=False, rule="config@rein"))
+            self.decisions.append(
+                Decision(
+                    tool=call.tool,
+                    subject=subject,
+                    allow=False,
+                    rule="config@rein",
+                    call_id=call_id,
+                    outcome="blocked",
+                )
+            )
             return Block(reason=self.problem)
         assert self.engine is not None
         verdict = self.engine.evaluate(call, self._context(ctx))
@@ -203,12 +244,13 @@ class SteeringExtension:
         if verdict.override is not None:
             rule, source = verdict.override.rule, verdict.override.source
         block = None if verdict.allow else Block(reason=verdict.reason)
+        outcome: Outcome | None = None if verdict.allow else "blocked"
         if verdict.ask and self._read_only:
             block = Block(reason=f"{verdict.reason} Not run: approve is set to deny, so nobody is asked.")
         elif verdict.ask:
-            block = await _ask(verdict, call, ctx)
-            if block is None and event.info.call.id:
-                self._allowed.add(event.info.call.id)
+            outcome, block = await _ask(verdict, call, ctx, interactive=self.interactive)
+            if block is None and call_id:
+                self._allowed.add(call_id)
         self.decisions.append(
             Decision(
                 tool=call.tool,
@@ -217,16 +259,39 @@ class SteeringExtension:
                 rule=f"{rule}@{source}" if rule and source else rule,
                 override=verdict.override is not None,
                 asked=verdict.ask and not self._read_only,
+                call_id=call_id,
+                outcome=outcome,
             )
         )
         return block
 
+    def settle(self, call_id: str, outcome: Outcome) -> None:
+        """Record what became of a call steering let through (the approval extension says). A plain
+        `allowed` never replaces the person's own yes to a rule that asked."""
+        for index in range(len(self.decisions) - 1, -1, -1):
+            decision = self.decisions[index]
+            if decision.call_id == call_id:
+                if outcome != "allowed" or decision.outcome is None:
+                    self.decisions[index] = replace(decision, outcome=outcome)
+                return
+
+    def _settle_result(self, event: ToolResultEvent) -> None:
+        """A result settles a call nobody settled: run (`allowed`), or stopped by a later extension."""
+        blocked = bool(event.output.details.get("blocked"))
+        for index in range(len(self.decisions) - 1, -1, -1):
+            decision = self.decisions[index]
+            if decision.call_id == event.info.call.id and event.info.call.id:
+                if blocked and decision.outcome not in _NOT_RUN:
+                    self.decisions[index] = replace(decision, outcome="blocked")
+                elif not blocked and decision.outcome is None:
+                    self.decisions[index] = replace(decision, outcome="allowed")
+                return
+
     def on_tool_result(self, event: object, ctx: ExtensionContext) -> None:
-        if (
-            self.engine is None
-            or not isinstance(event, ToolResultEvent)
-            or event.info.call.name not in _TOOLS
-        ):
+        if not isinstance(event, ToolResultEvent) or event.info.call.name not in _TOOLS:
+            return
+        self._settle_result(event)
+        if self.engine is None:
             return
         if event.output.details.get("blocked"):
             return
@@ -240,20 +305,29 @@ class SteeringExtension:
         self.engine.dispatch(result, self._context(ctx))
 
 
-async def _ask(verdict: Verdict, call: ToolCall, ctx: ExtensionContext) -> Block | None:
-    """Put a call a rule asks about to the person: None when they allow it, else the block."""
+async def _ask(
+    verdict: Verdict, call: ToolCall, ctx: ExtensionContext, *, interactive: bool
+) -> tuple[Outcome, Block | None]:
+    """Put a call a rule asks about to the person: what became of it, and the block unless allowed."""
     what = f"run: {call.command}" if call.tool == "bash" else f"{call.tool} {call.path or ''}"
     answer = await ctx.ui.select(f"{verdict.reason}\nAllow the agent to {what}?", ASK_OPTIONS)
     if answer == ALLOW_ONCE:
-        return None
+        return "approved by you", None
+    if answer != DENY and not interactive:
+        return "blocked", Block(
+            reason=f"{verdict.reason} Not run: nobody could answer here (print and JSON modes never ask)."
+            " Tell the user what you wanted to run and why."
+        )
     if answer != DENY:
-        return Block(
-            reason=f"{verdict.reason} Not run: nobody could answer here (print and JSON modes never ask;"
-            " a question dismissed counts the same). Tell the user what you wanted to run and why."
+        return "dismissed", Block(
+            reason=f"{verdict.reason} Not run: the question was dismissed, so nobody approved it. Take"
+            " that as a denial: tell the user what you wanted to run and why."
         )
     said = await ctx.ui.input(f"Why deny this {call.tool} call? (the model reads it)", "a reason")
     reason = f" Their reason: {said.strip()}" if said and said.strip() else ""
-    return Block(reason=f"{verdict.reason} Not run: the user was asked and denied it.{reason}")
+    return "denied by you", Block(
+        reason=f"{verdict.reason} Not run: the user was asked and denied it.{reason}"
+    )
 
 
 def _call(name: str, args: Mapping[str, object]) -> ToolCall:
