@@ -124,7 +124,7 @@ def test_a_small_window_keeps_less_and_the_result_fits(harness: MakeHarness) -> 
 
 async def _a_small_window_keeps_less_and_the_result_fits(harness: MakeHarness) -> None:
     models = TwoModels(replies=[[TextContent(text=f"answer {n} " + "w " * 300)] for n in range(8)])
-    models.summary = "s " * 2000  # a summarizer that ignores its length limit is cut by the provider
+    models.summary = "s " * 600  # a summarizer that ignores its length limit (264 tokens here)
     h = harness(models, model=faux(2_500))
     await h.session.start()
     for n in range(8):
@@ -139,7 +139,9 @@ def test_manual_compact_carries_the_instructions_and_the_previous_summary(harnes
 
 
 async def _manual_compact_carries_the_instructions_and_the_previous_summary(harness: MakeHarness) -> None:
-    models = TwoModels(replies=[[TextContent(text=f"reply {n}")] for n in range(4)], summary="first summary")
+    # replies long enough that a summary is smaller than what it replaces (else nothing is compacted)
+    replies: list[FauxTurn] = [[TextContent(text=f"reply {n} " + "w " * 200)] for n in range(4)]
+    models = TwoModels(replies=list(replies), summary="first summary")
     h = harness(models, model=faux(100_000))
     await h.session.start()
     for n in range(3):

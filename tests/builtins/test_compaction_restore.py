@@ -82,7 +82,10 @@ def test_another_branch_has_its_own_rule_records(harness: MakeHarness) -> None:
 
 
 def test_the_timebox_budget_counts_compacted_turns(harness: MakeHarness) -> None:
-    models = TwoModels(replies=[[TextContent(text=f"reply {n}")] for n in range(4)], summary="s")
+    # replies long enough that a summary is smaller than what it replaces (else nothing is compacted)
+    models = TwoModels(
+        replies=[[TextContent(text=f"reply {n} " + "w " * 200)] for n in range(4)], summary="s"
+    )
     h = harness(models, model=Model(provider="faux", id="faux-1", context_window=100_000))
     asyncio.run(h.session.start())
     go(h, "/timebox turns:5", "one", "two", "three")

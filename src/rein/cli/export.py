@@ -2,7 +2,8 @@
 stream-rule injections and steering blocks marked), as pi's `/export` writes.
 
 SESSION is a session file (rein's or pi's), or the id, or a unique start of the id, of a session of
-this directory (`rein sessions` lists them).
+this directory (`rein sessions` lists them). The page goes to ~/.rein/exports/<id>.html, not into the
+project, unless `-o` says where (`-o -`: stdout).
 
 Exit codes (the table every `rein` command follows, see docs/cli.md):
 
@@ -28,6 +29,8 @@ from rein.session import Session, SessionError, list_sessions, sessions_dir
 app = plain_app("Write a session as a self-contained HTML page.")
 
 PROG = "rein export"
+EXPORTS_DIR = Path(".rein") / "exports"
+"""Under the home directory: where pages go unless `-o` says."""
 
 
 class _Bad(Exception):
@@ -54,7 +57,7 @@ def export(
             "-o",
             "--output",
             metavar="<file>",
-            help="Where to write the page; - for stdout (default: ./<id>.html).",
+            help="Where to write the page; - for stdout (default: ~/.rein/exports/<id>.html).",
         ),
     ] = None,
     cwd: Annotated[
@@ -69,7 +72,7 @@ def export(
     injections, steering blocks and timebox notices marked.
 
     The page loads nothing and runs no script, so it opens offline and can be mailed. It is written
-    to ./<id>.html (the path is printed), or where -o says; -o - writes it to stdout.
+    to ~/.rein/exports/<id>.html (the path is printed), or where -o says; -o - writes it to stdout.
 
     Exit status: 0 written, 1 the page could not be written, 2 usage or input error.
     """
@@ -93,7 +96,16 @@ def export(
         sys.stdout.buffer.write(page)
         sys.stdout.flush()
         return
-    target = Path(output) if output else Path.cwd() / f"{store.id}.html"
+    target = Path(output) if output else Path.home() / EXPORTS_DIR / f"{store.id}.html"
+    try:
+        if not output:
+            target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        why = error.strerror or error
+        typer.echo(
+            f"{PROG}: cannot make the folder {target.parent}: {why} (-o <file> writes elsewhere)", err=True
+        )
+        raise typer.Exit(1) from None
     try:
         target.write_bytes(page)
     except OSError as error:

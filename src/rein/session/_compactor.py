@@ -6,6 +6,8 @@
   branch (it stays in the tree, a sibling of the retry), the window the error names is learned, the
   branch is compacted (the second time keeping less) and the request is sent again.
 - `/compact`, `rein compact`, and the summary of a branch left in `/tree` use the same summarizer.
+- Every one of these compactions must shrink the context: one that would not is refused, and nothing is
+  written (`NotSmaller`: a warning when automatic and the model was asked in vain).
 """
 
 from __future__ import annotations
@@ -22,7 +24,13 @@ from rein.session._convert import to_agent_message
 from rein.session._entries import Entry
 from rein.session._session import Session
 from rein.session.compaction._budget import Budget, CompactionSettings, model_window
-from rein.session.compaction._compact import Compacted, NothingToCompact, Reason, compact_session
+from rein.session.compaction._compact import (
+    Compacted,
+    NothingToCompact,
+    NotSmaller,
+    Reason,
+    compact_session,
+)
 from rein.session.compaction._compose import compose
 from rein.session.compaction._provider import provider_summarize
 from rein.session.compaction._reinject import reinject_text
@@ -114,6 +122,8 @@ class Compactor:
                 instructions=instructions,
                 keep_recent=keep_recent,
                 fixed=self.fixed_tokens(),
+                require_smaller=True,
+                reinject=lambda files: reinject_text(self.host.cwd, files, budget.reinject),
             )
 
         try:
@@ -128,9 +138,8 @@ class Compactor:
             result = await attempt(budget)
         if result.window is not None and result.window < budget.window:
             self.learned_window = result.window  # a summary request overflowed: the model is smaller
-        text = reinject_text(self.host.cwd, result.read_files, budget.reinject)
-        if text is not None:
-            store.append_custom_message(REINJECT_TYPE, text, display=False)
+        if result.reinject is not None:
+            store.append_custom_message(REINJECT_TYPE, result.reinject, display=False)
         self.host.compacted(result)
         return result
 
@@ -145,6 +154,10 @@ class Compactor:
             return None
         try:
             await self.compact(reason="threshold")
+        except NotSmaller as error:
+            if error.asked:  # the model's summary was thrown away: say why the request goes as it is
+                self.host.ui.notify(f"automatic compaction: {error}", "warning")
+            return None
         except NothingToCompact:
             return None
         except (SummaryError, SummaryOverflow) as error:

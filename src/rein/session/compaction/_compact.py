@@ -8,13 +8,17 @@
    recent words are written beside the model's summary (`_compose`).
 3. Mid tool loop, when even the last turn does not fit (a huge tool result), a hidden keep marker is
    appended and the compaction keeps only it: the next request carries the summary and the marker.
+4. With `require_smaller` (rein's own compactions, not the server's pi-compatible one), a compaction
+   that would not shrink the context is refused (`NotSmaller`): before the model is asked, when the
+   parts rein writes itself (extracted state, the user's words, the files read again) already take as
+   much as what they would replace; after, when the summary came out too large. Nothing is written.
 
 Branch-local and append-only: one `compaction` entry at the leaf (plus the marker); nothing is removed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -25,13 +29,13 @@ from rein.session._convert import to_agent_message
 from rein.session._entries import CompactionEntry
 from rein.session._session import Session, timestamp
 from rein.session.compaction._budget import Budget
-from rein.session.compaction._compose import compose, recent_user_words
+from rein.session.compaction._compose import NO_SUMMARY, compose, recent_user_words
 from rein.session.compaction._plan import Cut, Item, find_cut, item_tokens, last_turn_cut
 from rein.session.compaction._prune import pruned, superseded
 from rein.session.compaction._serialize import serialize
 from rein.session.compaction._state import OperationalState, extract_state, render_state
 from rein.session.compaction._summarize import Summarize, summarize_chunked
-from rein.session.compaction._tokens import messages_tokens, text_tokens
+from rein.session.compaction._tokens import MESSAGE_OVERHEAD, message_tokens, messages_tokens, text_tokens
 
 Reason = Literal["threshold", "overflow", "manual"]
 MARKER_TYPE = "compaction-keep-marker"
@@ -45,6 +49,28 @@ PRUNE_ONLY_SHARE = 80
 
 class NothingToCompact(Exception):
     """The branch has no message a compaction could summarize (it is empty or one turn)."""
+
+
+class NotSmaller(NothingToCompact):
+    """The compaction would not make the context smaller, so nothing was written. `replacement`: the
+    tokens of the summary (and the files read again) that would replace `replaced` tokens of the
+    context; `asked`: whether the model had written its summary (False: the estimate before was enough)."""
+
+    def __init__(self, *, replacement: int, replaced: int, asked: bool, reinjected: bool) -> None:
+        self.replacement = replacement
+        self.replaced = replaced
+        self.asked = asked
+        what = "the summary and the files read again" if reinjected else "the summary"
+        if asked:
+            size = "larger than" if replacement > replaced else "as large as"
+            text = f"{what} ({replacement:,} tokens) would be {size} what it replaces ({replaced:,})"
+        else:
+            size = "more than" if replacement > replaced else "as many as"
+            text = (
+                f"too little to summarize: {what} would take at least {replacement:,} tokens,"
+                f" {size} the {replaced:,} {'they replace' if reinjected else 'it replaces'}"
+            )
+        super().__init__(f"not compacted: {text}")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -64,6 +90,9 @@ class Compacted:
     read_files: tuple[str, ...] = ()
     """The files the session read, then those it changed (read again from disk after the compaction,
     the last ones first)."""
+    reinject: str | None = None
+    """The text of the hidden message the caller appends after the entry (from `reinject`), counted in
+    `tokens_after`."""
     window: int | None = None
     """The summarizer's window at the end: smaller than planned when an overflow taught it."""
 
@@ -116,9 +145,13 @@ async def compact_session(
     instructions: str | None = None,
     keep_recent: int | None = None,
     fixed: int = 0,
+    require_smaller: bool = False,
+    reinject: Callable[[Sequence[str]], str | None] | None = None,
 ) -> Compacted:
     """Compact `store`'s active branch. `keep_recent` overrides the budget's (an overflow retry keeps
-    less); `fixed`: tokens every request carries besides the messages (system prompt, tools).
+    less); `fixed`: tokens every request carries besides the messages (system prompt, tools);
+    `reinject`: the text read again after the compaction, given the files read (`Compacted.reinject`);
+    `require_smaller`: refuse a compaction that would not shrink the context (`NotSmaller`).
     Raises `NothingToCompact`, and the summarizer's `SummaryOverflow` / `SummaryError` unchanged
     (nothing is written then)."""
     context = store.context()
@@ -133,12 +166,8 @@ async def compact_session(
         if before - freed < budget.threshold * PRUNE_ONLY_SHARE // 100:
             return _prune_only(store, previous, items, stale, before - freed, before)
     cut = find_cut(items, budget.keep_recent if keep_recent is None else keep_recent, stale)
-    marker = False
-    if not cut.kept and items and isinstance(items[-1].message, ToolResultMessage):
-        marker = True
-        marker_id = store.append_custom_message(MARKER_TYPE, MARKER_TEXT, display=False)
-        cut = Cut(summarize=cut.summarize, kept=(Item(marker_id, "custom_message", _marker()),))
-    elif not cut.summarize:
+    marker = not cut.kept and bool(items) and isinstance(items[-1].message, ToolResultMessage)
+    if not marker and not cut.summarize:
         if reason == "threshold":
             raise NothingToCompact("nothing to compact: every message is in the turns kept")
         cut = last_turn_cut(items)
@@ -147,6 +176,34 @@ async def compact_session(
     summarized = [_pruned_item(item, stale) for item in cut.summarize]
     state = extract_state(summarized, OperationalState.from_json(carried.get("state")))
     model_summary = carried.get("model_summary")
+    words = recent_user_words(
+        _strings(carried.get("user_messages")),
+        [m.text for m in summarized if isinstance(m, UserMessage) and m.text.strip()],
+        budget.keep_user,
+    )
+    stale = {**_strings_map(carried.get("pruned")), **stale}
+    read_files = (*state.read, *(path for path, _ in state.modified))
+    reinjected = reinject(read_files) if reinject is not None else None
+    # Besides the summary, the context after: the kept turns (and the marker), the files read again.
+    kept = sum(item_tokens(i, stale) for i in cut.kept) + (message_tokens(_marker()) if marker else 0)
+    extra = text_tokens(reinjected) + MESSAGE_OVERHEAD if reinjected else 0
+    replaced = before - fixed - kept
+
+    def refuse(summary: str, *, asked: bool) -> NotSmaller | None:
+        replacement = text_tokens(COMPACTION_PREFIX + summary) + extra
+        if not require_smaller or replacement < replaced:
+            return None
+        return NotSmaller(
+            replacement=replacement, replaced=replaced, asked=asked, reinjected=reinjected is not None
+        )
+
+    # The parts rein writes itself are known now: when they alone do not fit, asking the model is moot.
+    floor = compose("", render_state(state), words)
+    if early := refuse(floor[len(NO_SUMMARY) :], asked=False):
+        raise early
+    if marker:
+        marker_id = store.append_custom_message(MARKER_TYPE, MARKER_TEXT, display=False)
+        cut = Cut(summarize=cut.summarize, kept=(Item(marker_id, "custom_message", _marker()),))
     try:
         result = await summarize_chunked(
             [serialize(message) for message in summarized],
@@ -156,19 +213,15 @@ async def compact_session(
             previous=model_summary if isinstance(model_summary, str) and model_summary else _text(previous),
             instructions=instructions,
         )
+        text = result.text.strip() or (model_summary if isinstance(model_summary, str) else "")
+        summary = compose(text, render_state(state), words)
+        if late := refuse(summary, asked=True):
+            raise late
     except BaseException:
         if marker:  # the branch goes on as it was; the marker stays in the tree, off the branch
             store.branch(context.leaf_id)
         raise
-    words = recent_user_words(
-        _strings(carried.get("user_messages")),
-        [m.text for m in summarized if isinstance(m, UserMessage) and m.text.strip()],
-        budget.keep_user,
-    )
-    text = result.text.strip() or (model_summary if isinstance(model_summary, str) else "")
-    summary = compose(text, render_state(state), words)
     kept_ids = {item.entry_id for item in cut.kept}
-    stale = {**_strings_map(carried.get("pruned")), **stale}
     details: dict[str, object] = {
         "reason": reason,
         "model_summary": text,
@@ -195,15 +248,14 @@ async def compact_session(
         summary=summary,
         reason=reason,
         tokens_before=before,
-        tokens_after=text_tokens(COMPACTION_PREFIX + summary)
-        + sum(item_tokens(i, stale) for i in cut.kept)
-        + fixed,
+        tokens_after=text_tokens(COMPACTION_PREFIX + summary) + extra + kept + fixed,
         summarized=len(cut.summarize),
         kept=len(cut.kept),
         pruned=len(stale),
         requests=result.requests,
         marker=marker,
-        read_files=(*state.read, *(path for path, _ in state.modified)),
+        read_files=read_files,
+        reinject=reinjected,
         window=result.window,
     )
 
