@@ -246,13 +246,16 @@ def test_tool_calls_fold_their_output_and_steering_blocks_are_marked(exported: t
     first = by_id(root, built.ids["first"])
     (thinking,) = first.all("details", "thinking")
     assert "open" not in thinking.attrs and f"think {HOSTILE}" in thinking.text()
-    (call,) = first.all("details", "tool")
-    assert "open" not in call.attrs
-    assert f"FAILED test_x {HOSTILE}" in call.all("pre", "result")[0].text()
+    (call,) = first.all("div", "tool")
+    assert f"pytest {HOSTILE}" in call.all("pre", "code")[0].text()  # the command, in a code block
+    (output,) = call.all("details", "output")
+    assert "open" not in output.attrs and output.all("summary")[0].text() == "output \u00b7 1 line"
+    assert f"FAILED test_x {HOSTILE}" in output.all("pre", "result")[0].text()
     assert "error" in call.classes
-    (blocked,) = by_id(root, built.ids["push"]).all("details", "tool")
+    (blocked,) = by_id(root, built.ids["push"]).all("div", "tool")
     assert {"blocked", "steering"} <= blocked.classes
     assert "steering block: no-force-push@defaults" in [b.text() for b in blocked.all("span", "badge")]
+    assert "open" in blocked.all("details", "output")[0].attrs  # a block's reason is shown unfolded
 
 
 def test_injections_summaries_and_notices_are_marked(exported: tuple[Built, str]) -> None:
@@ -296,25 +299,40 @@ def test_a_stream_rule_cut_shows_the_text_it_dropped(exported: tuple[Built, str]
     assert 'class="cut"' not in body(reminder, {})[2], "a record without a cut shows none"
 
 
-def test_id_prefix_writes_next_to_the_current_directory(tmp_path: Path) -> None:
+def test_id_prefix_writes_into_the_exports_folder_not_the_project(tmp_path: Path) -> None:
     home, cwd = tmp_path / "home", tmp_path / "project"
     cwd.mkdir()
     built = build(cwd, home)
+    assert not (home / ".rein" / "exports").exists()
     done = run_rein("export", built.id[:6], cwd=cwd, home=home)
     assert done.returncode == 0, done.stderr
-    written = cwd / f"{built.id}.html"
-    assert done.stdout.strip() == str(written)
+    written = home / ".rein" / "exports" / f"{built.id}.html"  # the folder is made for it
+    assert done.stdout == f"{written}\n"
+    assert list(cwd.iterdir()) == []  # nothing in the project
     parse(written.read_text(encoding="utf-8"))
     to_stdout = run_rein("export", built.id, "-o", "-", cwd=cwd, home=home)
     assert to_stdout.returncode == 0
     assert to_stdout.stdout == written.read_text(encoding="utf-8")
 
 
+def test_an_exports_folder_that_cannot_be_made_exits_1(tmp_path: Path) -> None:
+    source = tmp_path / "pi.jsonl"
+    shutil.copy(FIXTURES / "pi_v3.jsonl", source)
+    home = tmp_path / "home"
+    (home / ".rein").mkdir(parents=True)
+    (home / ".rein" / "exports").write_text("a file where the folder would go\n", encoding="utf-8")
+    done = run_rein("export", str(source), cwd=tmp_path, home=home)
+    assert done.returncode == 1 and done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"rein export: cannot make the folder {home / '.rein' / 'exports'}: ")
+    assert line.endswith("(-o <file> writes elsewhere)")
+
+
 def test_pi_session_exports(tmp_path: Path) -> None:
     done = run_rein("export", str(FIXTURES / "pi_v3.jsonl"), "-o", "-", cwd=tmp_path, home=tmp_path)
     assert done.returncode == 0, done.stderr
     root = parse(done.stdout)
-    (call,) = root.all("details", "tool")
+    (call,) = root.all("div", "tool")
     assert "src/cli.py" in call.all("code")[0].text()
     assert "import argparse" in call.all("pre", "result")[0].text()
     assert "The CLI lives in src/cli.py" in root.all("details", "thinking")[0].text()

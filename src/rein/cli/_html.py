@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from rein.cli._html_style import CSS
 from rein.html import (
+    CONTENT_CSS,
     badge,
     body,
     esc,
@@ -96,7 +97,7 @@ class _Page:
                 '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
                 f'<meta http-equiv="Content-Security-Policy" content="{POLICY}">',
                 '<meta name="viewport" content="width=device-width, initial-scale=1">',
-                f"<title>{esc(title)}</title><style>{CSS}</style></head><body>\n",
+                f"<title>{esc(title)}</title><style>{CSS}{CONTENT_CSS}</style></head><body>\n",
                 self.header(store, title),
                 '<main class="tree">\n',
                 *self.walk(),

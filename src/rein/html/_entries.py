@@ -9,12 +9,12 @@ element text and in attribute values alike: a session holds whatever a model wro
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Mapping
 from datetime import datetime
-from html import escape
 
+from rein.html._markdown import markdown
+from rein.html._text import as_json, badge, content_text, esc, get
+from rein.html._tools import card, marks
 from rein.session import (
     BranchSummaryEntry,
     CompactionEntry,
@@ -26,7 +26,6 @@ from rein.session import (
     ModelChangeEntry,
     ThinkingLevelChangeEntry,
     UnknownEntry,
-    message_text,
 )
 
 # The built-in extensions' entry types (rein.builtins.ttsr, .steering, .timebox; a test keeps them equal).
@@ -39,22 +38,6 @@ TIMEBOX_OFF = "timebox-off"
 
 STEERING_OVERRIDE = "steering-override"
 """The steering type of the entry an accepted override comment writes (`rein.steering`'s audit entry)."""
-STEERING_TAG = re.compile(r"\[steering:([^\]\s]+)\]")
-"""How a steering block starts its reason: `[steering:<rule>@<source>]`."""
-PREVIEW = 120
-
-
-def esc(value: object) -> str:
-    """Session text as HTML text or as a quoted attribute value."""
-    return escape(str(value), quote=True)
-
-
-def get(data: Mapping[str, object], *keys: str) -> object:
-    """The first of `keys` present: rein's snake_case name, then pi's camelCase one."""
-    for key in keys:
-        if key in data:
-            return data[key]
-    return None
 
 
 def when(stamp: str) -> str:
@@ -65,27 +48,8 @@ def when(stamp: str) -> str:
         return stamp
 
 
-def badge(text: str, kind: str) -> str:
-    return f'<span class="badge {kind}">{esc(text)}</span>'
-
-
 def link(entry_id: str) -> str:
     return f'<a href="#e-{esc(entry_id)}">{esc(entry_id)}</a>'
-
-
-def preview(text: str, limit: int = PREVIEW) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 3] + "..."
-
-
-def as_json(value: object) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
-
-
-def steering_rule(text: str) -> str | None:
-    """`rule@source` of a tool result that is a steering block."""
-    found = STEERING_TAG.match(text.lstrip())
-    return found.group(1) if found else None
 
 
 def is_tool_result(message: Mapping[str, object]) -> bool:
@@ -120,14 +84,14 @@ def body(entry: Entry, results: Mapping[str, MessageEntry]) -> tuple[str, str, s
             return (
                 "compaction",
                 "compaction",
-                f'<div class="meta">{facts}</div>' + _folded("summary", entry.summary, opened=True),
+                f'<div class="meta">{facts}</div>' + _summary(entry.summary),
             )
         case BranchSummaryEntry():
             facts = f"summary of the branch left at {link(entry.from_id)}"
             return (
                 "branch-summary",
                 "branch summary",
-                f'<div class="meta">{facts}</div>' + _folded("summary", entry.summary, opened=True),
+                f'<div class="meta">{facts}</div>' + _summary(entry.summary),
             )
         case ModelChangeEntry():
             return "model-change meta-entry", "model", esc(f"{entry.provider}/{entry.model_id}")
@@ -153,8 +117,8 @@ def _message(message: Mapping[str, object], results: Mapping[str, MessageEntry])
         return _assistant(message, results)
     if is_tool_result(message):
         name = esc(get(message, "tool_name", "toolName") or "tool")
-        classes, marks = _result_marks(message)
-        return f"message tool-result {classes}", f"tool result: {name}{marks}", _output(message)
+        classes, status, _opened = marks(message, bash=name == "bash")
+        return f"message tool-result {classes}", f"tool result: {name}{status}", _output(message)
     return "message other", f"message: {esc(role)}", _folded("as written", as_json(dict(message)), pre=True)
 
 
@@ -163,18 +127,19 @@ def _assistant(message: Mapping[str, object], results: Mapping[str, MessageEntry
     content = message.get("content")
     for block in content if isinstance(content, list) else [content]:
         if isinstance(block, str):
-            parts.append(f'<div class="text">{esc(block)}</div>')
+            parts.append(_markdown(block))
         if not isinstance(block, dict):
             continue
         kind = block.get("type")
         if kind == "text":
-            parts.append(f'<div class="text">{esc(block.get("text", ""))}</div>')
+            parts.append(_markdown(str(block.get("text", ""))))
         elif kind == "thinking":
             thought = "(redacted)" if block.get("redacted") else str(block.get("thinking", ""))
             parts.append(_folded("thinking", thought, classes="thinking"))
         elif kind in ("tool_call", "toolCall"):
             call_id = block.get("id")
-            parts.append(_tool_call(block, results.get(call_id) if isinstance(call_id, str) else None))
+            result = results.get(call_id) if isinstance(call_id, str) else None
+            parts.append(card(block, result.message if result is not None else None))
     label = "assistant"
     model, provider = message.get("model"), message.get("provider")
     if isinstance(model, str):
@@ -190,58 +155,32 @@ def _assistant(message: Mapping[str, object], results: Mapping[str, MessageEntry
     return classes, label, "".join(parts)
 
 
-def _tool_call(block: Mapping[str, object], result: MessageEntry | None) -> str:
-    name = str(block.get("name", "tool"))
-    arguments = block.get("arguments")
-    shown = arguments if isinstance(arguments, dict) else {}
-    subject = shown.get("command") or shown.get("path") or (json.dumps(shown) if shown else "")
-    raw = get(block, "raw_arguments", "rawArguments")
-    args = as_json(shown) if shown or not raw else str(raw)
-    classes, marks, output = "tool", "", '<div class="output meta">no result on this branch</div>'
-    if result is not None:
-        extra, marks = _result_marks(result.message)
-        classes += f" {extra}"
-        output = f'<div class="output">{_output(result.message)}</div>'
-    return (
-        f'<details class="{classes.strip()}"><summary><span class="kind">{esc(name)}</span> '
-        f"<code>{esc(preview(str(subject)))}</code>{marks}</summary>"
-        f'<pre class="args">{esc(args)}</pre>{output}</details>'
-    )
-
-
-def _result_marks(message: Mapping[str, object]) -> tuple[str, str]:
-    text = message_text(message.get("content"))
-    rule = steering_rule(text)
-    error = get(message, "is_error", "isError") is True
-    if rule is not None:
-        return "steering blocked", badge(f"steering block: {rule}", "steering")
-    return ("error", badge("error", "error")) if error else ("", "")
-
-
 def _output(message: Mapping[str, object]) -> str:
     error = " error" if get(message, "is_error", "isError") is True else ""
-    return f'<pre class="result{error}">{esc(_content_text(message.get("content")))}</pre>'
+    return f'<pre class="result{error}">{esc(content_text(message.get("content")))}</pre>'
 
 
-def _content_text(content: object) -> str:
-    if isinstance(content, list):
-        images = sum(1 for b in content if isinstance(b, dict) and b.get("type") == "image")
-        return message_text(content) + (f"\n[{images} image(s)]" if images else "")
-    return message_text(content)
+def _markdown(text: str) -> str:
+    return f'<div class="md">{markdown(text)}</div>'
+
+
+def _summary(text: str) -> str:
+    return f"<details open><summary>summary</summary>{_markdown(text)}</details>"
 
 
 def _text(content: object) -> str:
-    return f'<div class="text">{esc(_content_text(content))}</div>'
+    return f'<div class="text">{esc(content_text(content))}</div>'
 
 
 def _custom_message(entry: CustomMessageEntry) -> tuple[str, str, str]:
     hidden = "" if entry.display else badge("hidden", "hidden")
-    text = _content_text(entry.content)
+    text = content_text(entry.content)
     details = entry.details if isinstance(entry.details, dict) else {}
     if entry.custom_type == TTSR_MESSAGE:
         rules = ", ".join(str(r) for r in details.get("rules", [])) if details else ""
         mark = badge(f"stream rule injected: {rules or 'rule'}", "ttsr")
-        return "ttsr injection", f"stream rule{mark}{hidden}", _folded("injected text", text)
+        injected = f"<details><summary>injected text</summary>{_markdown(text)}</details>"
+        return "ttsr injection", f"stream rule{mark}{hidden}", injected
     if entry.custom_type == TIMEBOX_WARNING:
         return "timebox notice", f"timebox{badge('timebox warning', 'timebox')}{hidden}", _text(text)
     return "custom-message", f"custom message: {esc(entry.custom_type)}{hidden}", _text(text)

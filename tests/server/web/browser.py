@@ -33,7 +33,7 @@ LAUNCH_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-DESKTOP = (1100, 750)
+DESKTOP = (1280, 800)
 PHONE = (390, 800)
 SCREENSHOTS = "REIN_SCREENSHOTS"
 STREAM_RULE = "no-console-log"

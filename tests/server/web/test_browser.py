@@ -49,7 +49,6 @@ def test_list_groups_sessions_by_directory_and_search_filters(tmp_path: Path) ->
         groups = page.locator(f"{sel('session-list')} .group-title")
         expect(groups).to_have_count(2)
         assert {text.rsplit(" (", 1)[0] for text in groups.all_text_contents()} == {str(alpha), str(beta)}
-        shot(page, tmp_path, "web-sessions.png")
 
         page.locator("body").press("/")  # `/` focuses the search box
         expect(page.locator(sel("search"))).to_be_focused()
@@ -104,20 +103,20 @@ def test_a_run_streams_live_with_a_stream_rule_cut_and_a_steering_block(tmp_path
         conversation = page.locator(sel("conversation"))
         expect(conversation).to_contain_text("Done: I used the logger")
         expect(conversation.locator("article.ttsr").first).to_contain_text(STREAM_RULE)
-        expect(conversation.locator("details.tool.steering")).to_contain_text(
-            f"steering block: {STEERING_RULE}"
-        )
-        expect(conversation.locator("details.tool.steering")).to_contain_text("move the files to ./trash")
+        expect(conversation.locator(".tool.steering")).to_contain_text(f"steering block: {STEERING_RULE}")
+        expect(conversation.locator(".tool.steering")).to_contain_text("move the files to ./trash")
         assert "console.log(value) and then" not in (conversation.text_content() or "")
         expect(page.locator(sel("counters"))).to_contain_text("turns")
-        shot(page, tmp_path, "web-session.png")
+        conversation.locator("article.ttsr details.cut > summary").click()  # what the rule cut
+        conversation.locator("article.injection details > summary").click()  # what the model was told
+        expect(conversation.locator("article.injection .md")).to_contain_text("Use the logger")
+        shot(page, tmp_path, "web-run.png")
 
         page.click(sel("tab-rules"))
         rules = page.locator(sel("rules"))
         expect(rules.locator(f'tr[data-rule="{STREAM_RULE}"] .fired')).to_have_text("1")
         expect(rules.locator(f'tr[data-rule="{STEERING_RULE}"] .fired')).to_have_text("1")
         expect(rules.locator(f'tr[data-rule="{STEERING_RULE}"] .source')).to_contain_text("steering.toml")
-        shot(page, tmp_path, "web-rules.png")
 
 
 def test_abort_stops_a_slow_run_and_marks_the_reply(tmp_path: Path) -> None:
@@ -153,8 +152,15 @@ def test_continue_from_an_entry_branches_and_the_tree_shows_both(tmp_path: Path)
         page.goto(f"{url}/#/s/fork")
         conversation = page.locator(sel("conversation"))
         expect(conversation.locator("article.entry")).to_have_count(4)
+        note = page.locator(sel("branch-note"))
+        expect(note).to_be_hidden()
         conversation.locator(f'button.continue[data-entry-id="{ids[1]}"]').click()
         expect(conversation.locator("article.entry")).to_have_count(2)
+        # the counters now count the branch: the page says why they dropped
+        expect(note).to_have_text(
+            f"Continued from entry {ids[1]}: the counters count this branch (2 of the session's 4 entries)."
+        )
+        expect(page.locator(sel("counters"))).to_contain_text("turns 1")
         expect(page.locator(sel("prompt-input"))).to_be_focused()
         send_prompt(page, "another way")
         wait_idle(page)
@@ -167,7 +173,6 @@ def test_continue_from_an_entry_branches_and_the_tree_shows_both(tmp_path: Path)
         expect(tree).to_contain_text("another way")
         expect(tree.locator("li")).to_have_count(3)  # the shared start, then the two branches
         expect(tree.locator("li.active")).to_have_count(2)
-        shot(page, tmp_path, "web-tree.png")
 
 
 def test_approval_asks_in_a_dialog_and_allow_once_runs_the_call(tmp_path: Path) -> None:
@@ -175,7 +180,7 @@ def test_approval_asks_in_a_dialog_and_allow_once_runs_the_call(tmp_path: Path) 
     script = faux_script(
         tmp_path,
         [
-            [{"tool": "bash", "id": "w1", "arguments": {"command": "echo approved > out.txt"}}],
+            [{"tool": "bash", "id": "w1", "arguments": {"command": "echo approved \\\n  > out.txt"}}],
             [{"text": "Wrote out.txt."}],
         ],
     )
@@ -186,8 +191,10 @@ def test_approval_asks_in_a_dialog_and_allow_once_runs_the_call(tmp_path: Path) 
         send_prompt(page, "write the file")
         dialog = page.locator(sel("question"))
         expect(dialog).to_be_visible(timeout=RUN_TIMEOUT)
-        expect(page.locator(sel("question-title"))).to_contain_text("echo approved")
-        shot(page, tmp_path, "web-approval.png")
+        expect(page.locator(sel("question-title"))).to_have_text("Allow the agent to run this command?")
+        command = page.locator(f"{sel('question-command')} pre.code")
+        expect(command).to_have_text("echo approved \\\n  > out.txt")  # a code block, not bold prose
+        expect(dialog.locator('[data-option="Allow once"]')).to_have_attribute("aria-keyshortcuts", "o")
         dialog.locator('[data-option="Allow once"]').click()
         expect(dialog).to_be_hidden()
         wait_idle(page)
@@ -245,8 +252,6 @@ def test_a_phone_width_has_one_column_and_no_horizontal_scroll(tmp_path: Path) -
         page.goto(f"{url}/#/s/phone")
         expect(page.locator(f"{sel('conversation')} article.entry")).to_have_count(2)
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        page.evaluate("window.scrollTo(0, 0)")
-        shot(page, tmp_path, "web-phone.png")
 
 
 def test_load_earlier_pages_back_through_a_long_branch(tmp_path: Path) -> None:

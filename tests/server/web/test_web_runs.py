@@ -127,7 +127,12 @@ def test_with_approve_ask_a_write_asks_the_page_and_allow_once_runs_it(tmp_path:
             web.post(f"/sessions/{sid}/prompt", {"text": "write it"}, status=202)
             question = reader.wait_for(lambda e: e.get("type") == "question")[0]
             assert question["kind"] == "select" and "note.txt" in str(question["title"])
-            assert question["options"] == ["Allow once", "Allow for this session", "Deny"]
+            options = question["options"]
+            assert isinstance(options, list) and options[:2] == ["Allow once", "Allow for this session"]
+            assert options[-1] == "Deny"
+            parts = question["parts"]  # the dialog's pieces: the file in a code block, not in the title
+            assert isinstance(parts, dict) and parts["command"] == "note.txt"
+            assert parts["ask"] == "Allow the agent to write this file?"
             pending = web.get(f"/sessions/{sid}")["run"]
             assert pending == {"state": "running", "question": question}
             web.post(f"/sessions/{sid}/answer", {"questionId": question["id"], "value": "Allow once"})
@@ -135,7 +140,7 @@ def test_with_approve_ask_a_write_asks_the_page_and_allow_once_runs_it(tmp_path:
             second = reader.wait_for(lambda e: e.get("type") == "question", count=2)[1]
             web.post(f"/sessions/{sid}/answer", {"questionId": second["id"], "value": "Deny"})
             reason = reader.wait_for(lambda e: e.get("type") == "question", count=3)[2]
-            assert reason["kind"] == "input" and reason["options"] is None
+            assert reason["kind"] == "input" and reason["options"] is None and reason["parts"] is None
             web.post(f"/sessions/{sid}/answer", {"questionId": reason["id"], "value": "not that file"})
             reader.wait_for(lambda e: e == IDLE)
         assert (tmp_path / "note.txt").read_text() == "written"

@@ -26,7 +26,7 @@ from rein.server.web._bus import sse_response
 from rein.server.web._host import RunHost
 from rein.server.web._listing import summary
 from rein.server.web._relay import Buses
-from rein.server.web._render import DEFAULT_LIMIT, conversation, counters
+from rein.server.web._render import DEFAULT_LIMIT, branch_note, conversation, counters
 from rein.server.web._rules import rules_body
 from rein.server.web._tree import tree_html
 from rein.settings import SettingsFileError, load_settings
@@ -137,7 +137,7 @@ async def session(request: Request, owner: str) -> Response:
         "id": view.row.session_id, "cwd": view.row.cwd, "leafId": view.row.leaf_id,
         "revision": view.row.revision, "entryCount": view.row.entry_count, "branchLength": len(branch),
         "shownFrom": page.shown_from, "hasEarlier": page.shown_from > 0, "html": page.html,
-        "counters": counters(branch),
+        "counters": counters(branch), "branch": branch_note(view.entries, branch),
         "run": {"state": "running" if running else "idle", "question": question},
         "eventSeq": await request.app.state.buses.seq(owner, sid),
     })  # fmt: skip

@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rein.agent import AgentEvent, AgentMessage, CustomMessage
-from rein.ai import AssistantMessage, JsonValue, TextContent, ToolResultMessage, UserMessage
+from rein.ai import AssistantMessage, JsonValue, TextContent, ToolCall, ToolResultMessage, UserMessage
+from rein.html import preview
 
 Event = dict[str, JsonValue]
 BLOCK_TAGS = ("[steering:", "[approval]")
 """How the reasons of steering's and approval's blocks start."""
 RULE_PREFIX = "stream rule:"
+SUBJECT = 100
 
 
 def role(message: AgentMessage) -> str:
@@ -32,6 +34,15 @@ def reply_text(message: AgentMessage | None) -> str:
         return ""
     text = "".join(block.text for block in message.content if isinstance(block, TextContent))
     return text or "".join(call.arguments_text for call in message.tool_calls)
+
+
+def subject(call: ToolCall) -> str:
+    """What a call acts on, on one line: its command, else its path."""
+    for key in ("command", "path", "pattern"):
+        value = call.arguments.get(key)
+        if isinstance(value, str):
+            return preview(value, SUBJECT)
+    return ""
 
 
 def rules_of(reason: str) -> list[str]:
@@ -57,13 +68,18 @@ def agent_events(event: AgentEvent, fired: Sequence[str] = ()) -> list[Event]:
             return [{"type": "message", "role": role(event.message)}] if event.message is not None else []
         case "tool_execution_start" if event.tool_call is not None:
             call = event.tool_call
-            return [{"type": "tool", "phase": "start", "name": call.name, "id": call.id}]
+            return [
+                {"type": "tool", "phase": "start", "name": call.name, "id": call.id, "subject": subject(call)}
+            ]
         case "tool_execution_end" if event.tool_call is not None:
             call, output = event.tool_call, event.output
             error = output is not None and output.is_error
+            code = output.details.get("exit_code") if output is not None else None
+            status = f"exit {code}" if isinstance(code, int) else "failed" if error else "done"
             events: list[Event] = [
-                {"type": "tool", "phase": "end", "name": call.name, "id": call.id, "isError": error}
-            ]
+                {"type": "tool", "phase": "end", "name": call.name, "id": call.id, "isError": error,
+                 "subject": subject(call), "status": status}
+            ]  # fmt: skip
             if output is not None and (
                 output.details.get("blocked") is True or output.text.lstrip().startswith(BLOCK_TAGS)
             ):

@@ -1,6 +1,7 @@
 """The page itself: `GET /` (index.html with this process's CSRF token and whether a token is needed
-filled in) and `GET /static/{name}` (the files shipped in `static/`, nothing else). Public: the page
-holds no session data; everything it shows comes from `/web/api`, behind the token.
+filled in) and `GET /static/{name}` (the files shipped in `static/` and `content.css`, nothing
+else). Public: the page holds no session data; everything it shows comes from `/web/api`, behind
+the token.
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from rein import __version__
+from rein.html import CONTENT_CSS
 from rein.server._errors import ProtocolError, error_body
 from rein.server._json_response import JsonResponse
 from rein.server._limits import owner_of
 
 STATIC = Path(__file__).parent / "static"
+CONTENT = "content.css"
 POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self';"
     " frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
@@ -61,8 +64,11 @@ async def index(request: Request) -> Response:
 
 
 async def static(request: Request) -> Response:
-    """A file of `static/` by its exact name (listed, so no path can leave the folder)."""
+    """A file of `static/` by its exact name (listed, so no path can leave the folder), or the
+    stylesheet of rendered session text (`content.css`, the one `rein export` inlines)."""
     name = request.path_params["name"]
+    if name == CONTENT:
+        return Response(CONTENT_CSS, media_type=TYPES[".css"], headers=HEADERS)
     try:
         listed = {path.name for path in STATIC.iterdir() if path.is_file()}
     except OSError:

@@ -120,3 +120,21 @@ def _number(data: Mapping[str, object], *keys: str) -> int:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
     return 0
+
+
+def branch_note(entries: Sequence[Entry], branch: Sequence[Entry]) -> dict[str, JsonValue] | None:
+    """Where the active branch left another one (the newest entry on it with a child off the branch,
+    e.g. after "Continue from here"), and the entry counts: the page says the counters count this
+    branch only. None when the session has no other branch."""
+    if len(branch) >= len(entries):
+        return None
+    on_branch = {str(entry.get("id")) for entry in branch}
+    forks: set[str] = set()
+    for entry in entries:
+        parent = entry.get("parentId", entry.get("parent_id"))
+        if isinstance(parent, str) and parent in on_branch and str(entry.get("id")) not in on_branch:
+            forks.add(parent)
+    fork = next((str(entry.get("id")) for entry in reversed(branch) if str(entry.get("id")) in forks), None)
+    if fork is None:
+        return None
+    return {"from": fork, "branchEntries": len(branch), "sessionEntries": len(entries)}

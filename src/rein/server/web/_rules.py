@@ -22,8 +22,6 @@ from rein.steering import Rule as SteeringRule
 from rein.ttsr import Rule as StreamRule
 from rein.ttsr import SettingsError, TtsrSettings, discover_rules
 
-DETAIL = 160
-
 
 def fired(entries: Sequence[Entry]) -> tuple[Counter[str], Counter[str], Counter[str]]:
     """(stream rule -> injections, steering rule -> blocks, steering rule -> overrides) counted over the
@@ -71,7 +69,7 @@ def _steering_detail(rule: SteeringRule) -> str:
         parts.append(" ".join(sorted(matcher.flags)))
     if matcher.pattern is not None:
         parts.append(f"/{matcher.pattern.pattern}/")
-    return f"{' '.join(parts)}: {rule.reason}"[:DETAIL]
+    return f"{' '.join(parts)}: {rule.reason}"  # whole: the page wraps it
 
 
 def rules_body(cwd: str, home: Path, entries: Sequence[Entry]) -> dict[str, JsonValue]:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 
 from rein.ai import JsonValue
 from rein.extensions import Level
+from rein.server.web._question import shape
 
 Publish = Callable[[dict[str, JsonValue]], None]
 
@@ -40,7 +41,7 @@ class WebUI:
         shown: list[JsonValue] | None = list(options) if options is not None else None
         event: dict[str, JsonValue] = {
             "type": "question", "id": question_id, "kind": kind, "title": title,
-            "options": shown, "placeholder": placeholder,
+            "options": shown, "placeholder": placeholder, "parts": shape(title, options or ()),
         }  # fmt: skip
         future: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
         self._open[question_id] = (event, future)

@@ -136,6 +136,7 @@
   function showView(name) {
     document.getElementById("view-list").hidden = name !== "list";
     document.getElementById("view-session").hidden = name !== "session";
+    document.getElementById("view-missing").hidden = name !== "missing";
     if (name) byTest("token-form").hidden = true;
   }
 
@@ -274,15 +275,20 @@
       state.session = {
         id, events: new AbortController(), lastSeq: null, running: false, runEvents: 0,
         shownFrom: 0, shown: 0, loading: null, dirty: false, question: null, first: true, liveStale: false, reading: false,
+        missing: false,
       };
       resetSessionView(id);
     }
     const session = state.session;
+    if (session.missing) {
+      showView("missing");
+      return;
+    }
     showView("session");
     selectTab("conversation", false);
     await loadConversation();
     // Events start after the first load, from the sequence number it saw: older runs are not replayed.
-    if (state.session === session && !session.reading) {
+    if (state.session === session && !session.reading && !session.missing) {
       session.reading = true;
       readEvents(session);
     }
@@ -297,6 +303,7 @@
     byTest("rules").replaceChildren();
     byTest("earlier").hidden = true;
     byTest("counters").replaceChildren();
+    byTest("branch-note").hidden = true;
     clearLive(true);
     setRunState("idle");
   }
@@ -317,11 +324,29 @@
         renderConversation(session, data);
       } while (session.dirty);
     })()
-      .catch(report)
+      .catch((error) => {
+        if (error instanceof ApiError && error.code === "SESSION_NOT_FOUND") showMissing(session);
+        else report(error);
+      })
       .finally(() => {
         session.loading = null;
       });
     return session.loading;
+  }
+
+  // An unknown session id: a plain not-found view with a way back, nothing else.
+  function showMissing(session) {
+    if (state.session !== session) return;
+    session.missing = true;
+    session.events.abort();
+    document.title = "rein: session not found";
+    byTest("missing-id").textContent = session.id;
+    showView("missing");
+  }
+
+  function lastReplyId() {
+    const replies = byTest("conversation").querySelectorAll("article.assistant");
+    return replies.length ? replies[replies.length - 1].dataset.entryId : null;
   }
 
   function nearBottom() {
@@ -337,7 +362,14 @@
     session.shown = data.branchLength - data.shownFrom;
     if (session.lastSeq === null && Number.isInteger(data.eventSeq)) session.lastSeq = String(data.eventSeq);
     byTest("earlier").hidden = !data.hasEarlier;
+    // The streamed reply is on the page now, rendered: it replaces the plain text of the live box.
+    if (session.liveStale && lastReplyId() !== session.liveAnchor) {
+      clearLive(false);
+      session.liveStale = false;
+      session.liveAnchor = undefined;
+    }
     setCounters(data.counters);
+    setBranchNote(data.branch);
     setRunState(data.run.state);
     if (data.run.question) showQuestion(data.run.question);
     if (follow) window.scrollTo(0, document.documentElement.scrollHeight);
@@ -387,6 +419,16 @@
       item.append(el("span", { class: "counter-label" }, label), document.createTextNode(" " + value));
       box.append(item);
     }
+  }
+
+  // After "Continue from here" the counters count the new branch only: say so, and where it starts.
+  function setBranchNote(branch) {
+    const note = byTest("branch-note");
+    note.hidden = !branch;
+    if (!branch) return;
+    note.textContent =
+      `Continued from entry ${branch.from}: the counters count this branch ` +
+      `(${number(branch.branchEntries)} of the session's ${number(branch.sessionEntries)} entries).`;
   }
 
   // ---- tabs ----
@@ -498,12 +540,42 @@
     updateLiveVisibility();
   }
 
+  // One line per tool call, updated in place from "running" to its exit status.
+  function toolMark(event, status) {
+    const marks = live("marks");
+    let item = event.id ? marks.querySelector(`li[data-call="${CSS.escape(event.id)}"]`) : null;
+    if (!item) {
+      item = el("li", { class: "mark tool" });
+      if (event.id) item.dataset.call = event.id;
+      item.append(el("strong", {}, event.name), document.createTextNode(" "));
+      if (event.subject) item.append(el("code", {}, event.subject), document.createTextNode(" "));
+      item.append(el("span", { class: "badge" }));
+      marks.append(item);
+      while (marks.children.length > MAX_MARKS) marks.firstElementChild.remove();
+    }
+    const failed = event.isError === true;
+    item.className = `mark tool${failed ? " error" : ""}`;
+    const badge = item.querySelector(".badge");
+    badge.className = `badge ${status === "running" ? "pending" : failed ? "error" : "ok"}`;
+    badge.textContent = status;
+    updateLiveVisibility();
+  }
+
   function appendDelta(event) {
     const part = event.source === "thinking" ? "thinking" : event.source === "tool" ? "tool" : "text";
     const box = live(part);
-    if (part === "tool" && event.toolName && box.dataset.tool !== event.toolName) {
-      box.dataset.tool = event.toolName;
-      box.append(el("span", { class: "tool-name" }, `${event.toolName}: `));
+    if (part === "tool") {
+      // The call's arguments arrive as raw JSON: the card shows them once the call is made.
+      const name = event.toolName || "tool";
+      let line = box.lastElementChild;
+      if (!line || line.dataset.tool !== name) {
+        line = el("div", { class: "writing", "data-tool": name, "data-chars": "0" });
+        box.append(line);
+      }
+      line.dataset.chars = String(Number(line.dataset.chars) + event.text.length);
+      line.textContent = `Writing a ${name} call (${number(line.dataset.chars)} characters)`;
+      updateLiveVisibility();
+      return;
     }
     box.append(document.createTextNode(event.text));
     updateLiveVisibility();
@@ -525,6 +597,7 @@
         break;
       case "delta":
         if (session.liveStale) clearLive(false);
+        if (session.liveStale || session.liveAnchor === undefined) session.liveAnchor = lastReplyId();
         session.liveStale = false;
         appendDelta(event);
         break;
@@ -534,8 +607,9 @@
         loadConversation();
         break;
       case "tool":
-        if (event.phase === "start") liveMark("tool", `tool ${event.name}`, "running");
-        else liveMark(event.isError ? "tool error" : "tool", `tool ${event.name}`, event.isError ? "failed" : "done");
+        live("tool").replaceChildren();
+        if (event.phase === "start") toolMark(event, "running");
+        else toolMark(event, event.status || (event.isError ? "failed" : "done"));
         break;
       case "cut":
         clearLive(false);
@@ -609,7 +683,7 @@
           return;
         }
         if (response.status === 404) {
-          notify(`Session ${session.id} was not found.`, "error");
+          showMissing(session);
           return;
         }
         if (response.ok && response.body) await readStream(session, response.body.getReader());
@@ -707,21 +781,65 @@
     const dialog = byTest("question");
     if (session.question && session.question.id === question.id && dialog.open) return;
     session.question = question;
-    byTest("question-title").textContent = question.title;
+    fillQuestion(question);
     const options = dialog.querySelector(".options");
     options.replaceChildren();
     const form = dialog.querySelector(".question-form");
     form.hidden = question.kind !== "input";
-    for (const option of question.kind === "select" ? question.options || [] : []) {
-      const button = el("button", { type: "button", "data-option": option }, option);
+    const choices = question.kind === "select" ? question.options || [] : [];
+    const keys = shortcuts(choices);
+    session.question.keys = keys;
+    choices.forEach((option, index) => {
+      const button = el("button", { type: "button", "data-option": option, "aria-keyshortcuts": keys[index] });
+      button.append(el("kbd", {}, keys[index].toUpperCase()), document.createTextNode(` ${option}`));
+      if (/^deny/i.test(option)) button.classList.add("deny");
       button.addEventListener("click", () => answer(option));
       options.append(button);
-    }
+    });
     const input = byTest("question-input");
     input.value = "";
     input.placeholder = question.placeholder || "";
     if (!dialog.open) dialog.showModal();
     (question.kind === "input" ? input : options.querySelector("button") || input).focus();
+  }
+
+  // An approval question (the server split it: reason, ask, command) shows its command in a code
+  // block; any other question shows its title as it is.
+  function fillQuestion(question) {
+    const parts = question.parts;
+    const lead = byTest("question-lead");
+    const command = byTest("question-command");
+    const notes = byTest("question-notes");
+    lead.hidden = !(parts && parts.lead);
+    lead.textContent = parts ? parts.lead : "";
+    byTest("question-title").textContent = parts ? parts.ask : question.title;
+    command.hidden = !parts;
+    command.innerHTML = parts ? parts.commandHtml : ""; // escaped and highlighted by the server
+    notes.replaceChildren(...(parts ? parts.notes : []).map((note) => el("li", {}, note)));
+    notes.hidden = !notes.children.length;
+  }
+
+  // A key per choice: the initial of its last word, else of another word, else a digit.
+  function shortcuts(choices) {
+    const used = new Set();
+    return choices.map((choice, index) => {
+      const words = choice.toLowerCase().split(/\s+/).filter(Boolean);
+      const initials = [...words.slice(-1), ...words.slice(0, -1)].map((word) => word[0]);
+      const key = initials.find((letter) => /[a-z]/.test(letter) && !used.has(letter)) || String(index + 1);
+      used.add(key);
+      return key;
+    });
+  }
+
+  function onQuestionKey(event) {
+    const session = state.session;
+    const question = session && session.question;
+    if (!question || !question.keys || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (/^(INPUT|TEXTAREA)$/.test(document.activeElement.tagName)) return;
+    const index = question.keys.indexOf(event.key.toLowerCase());
+    if (index < 0) return;
+    event.preventDefault();
+    answer(question.options[index]);
   }
 
   function closeQuestion(id) {
@@ -785,6 +903,7 @@
       event.preventDefault();
       answer(null);
     });
+    dialog.addEventListener("keydown", onQuestionKey);
     dialog.querySelector(".question-form").addEventListener("submit", (event) => {
       event.preventDefault();
       answer(byTest("question-input").value);
