@@ -28,10 +28,9 @@ from rich.console import Console
 
 from rein import tui
 from rein.agent import AgentEvent
-from rein.agent.tools import builtin_tools
+from rein.agent.tools import builtin_tools, system_prompt
 from rein.ai import AssistantMessage, Model, Provider, StreamOptions, UnknownProviderError, get_provider
 from rein.ai.providers.local_files import INSTALL_HINT
-from rein.ai.providers.local_files import SYSTEM_PROMPT as LOCAL_SYSTEM_PROMPT
 from rein.builtins import DEFAULT_MODELS, load_extensions
 from rein.cli._agent_app import AgentOptions, parse
 from rein.cli._provider import NoProvider, choose_provider
@@ -58,11 +57,6 @@ from rein.session.remote import (
     server_verdicts,
 )
 from rein.settings import SettingsFileError, load_settings
-
-SYSTEM_PROMPT = (
-    "You are a careful coding agent working in {cwd}. Use the tools to read, edit and run code. "
-    "Keep changes small and verify them. If a tool call is blocked, read the reason and follow it."
-)
 
 
 class StartError(Exception):
@@ -120,7 +114,7 @@ def build(options: AgentOptions, ui: UI) -> AgentSession:
         cwd=str(cwd),
         ui=ui,
         tools=builtin_tools(),
-        system_prompt=LOCAL_SYSTEM_PROMPT if provider_name == "local" else SYSTEM_PROMPT.format(cwd=cwd),
+        system_prompt=system_prompt(provider_name, str(cwd)),
         options=StreamOptions(),
         compaction=CompactionSettings.from_mapping(settings.get("compaction", {})),
         context_window=window if isinstance(window := general.get("context_window"), int) else None,

@@ -222,3 +222,16 @@ def test_the_server_stops_promptly_with_a_page_watching_and_a_question_open(tmp_
             process.send_signal(signal.SIGTERM)
             assert process.wait(timeout=8) == 0 and time.monotonic() - started < 5
         assert not (tmp_path / "note.txt").exists()
+
+
+def test_a_run_honours_the_projects_max_repeated_calls(tmp_path: Path) -> None:
+    (tmp_path / ".rein").mkdir()
+    (tmp_path / ".rein" / "settings.toml").write_text("[rein]\nmax_repeated_calls = 1\n")
+    again = {**BASH, "id": "c2"}
+    with web_server(tmp_path, replies=[[BASH], [again], [{"text": "never"}]]) as web:
+        sid = web.new_session()
+        reader = web.run(sid, "go")
+        results = [str(e.get("text", "")) for e in reader.of("message") if e["role"] == "toolResult"]
+        html = str(web.get(f"/sessions/{sid}")["html"])
+        assert "already ran and its result will not change" in html, results
+        assert "never" not in html  # the run ended after the refused call's turn

@@ -3,6 +3,7 @@
 from rein.agent._tool import Tool
 from rein.agent.tools.bash import Bash
 from rein.agent.tools.files import Edit, Read, Write
+from rein.agent.tools.prompt import system_prompt
 from rein.agent.tools.search import Find, Grep, Ls
 
 
@@ -10,4 +11,4 @@ def builtin_tools() -> list[Tool]:
     return [Read(), Write(), Edit(), Bash(), Ls(), Grep(), Find()]
 
 
-__all__ = ["Bash", "Edit", "Find", "Grep", "Ls", "Read", "Write", "builtin_tools"]
+__all__ = ["Bash", "Edit", "Find", "Grep", "Ls", "Read", "Write", "builtin_tools", "system_prompt"]

@@ -26,7 +26,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 
 from rein.agent import AgentEvent
-from rein.agent.tools import builtin_tools
+from rein.agent.tools import builtin_tools, system_prompt
 from rein.ai import AssistantMessage, JsonValue, Model, StreamOptions, UnknownProviderError, get_provider
 from rein.builtins import load_extensions
 from rein.server._config import ServerConfig
@@ -45,11 +45,6 @@ from rein.session import AgentSession
 from rein.session.compaction import CompactionSettings
 from rein.settings import SettingsFileError, load_settings
 
-SYSTEM_PROMPT = (
-    "You are a careful coding agent working in {cwd}. Use the tools to read, edit and run code. "
-    "Keep changes small and verify them. If a tool call is blocked, read the reason and follow it."
-)
-"""The system prompt of a local `rein` run (`rein.cli.agent`), which the server must not import."""
 Key = tuple[str, str]
 CONTROL_TTL_MS = 60_000
 """A steer or answer for a run elsewhere that waited longer than this is stale: not run."""
@@ -195,6 +190,7 @@ class RunHost:
             raise ProtocolError(400, "INVALID_REQUEST", str(error)) from None
         general = settings.get("rein", {})
         window = general.get("context_window")
+        repeats = general.get("max_repeated_calls")
         try:
             provider = get_provider(config.provider)
         except (UnknownProviderError, ImportError) as error:
@@ -210,10 +206,13 @@ class RunHost:
             cwd=cwd,
             ui=ui,
             tools=builtin_tools(),
-            system_prompt=SYSTEM_PROMPT.format(cwd=cwd),
+            system_prompt=system_prompt(config.provider, cwd),
             options=StreamOptions(api_key=config.api_key),
             compaction=CompactionSettings.from_mapping(settings.get("compaction", {})),
             context_window=window if isinstance(window, int) else None,
+            max_repeated_calls=repeats
+            if isinstance(repeats := general.get("max_repeated_calls"), int)
+            else 4,
         )
         run = _Run(agent=agent, store=store, ui=ui)
         agent.subscribe(lambda event: self._event(owner, sid, run, event))
