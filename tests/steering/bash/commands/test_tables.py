@@ -7,7 +7,7 @@ import pytest
 
 from rein.steering.bash import Word
 from rein.steering.bash.commands._feeder_tables import FIND_PRIMARIES
-from rein.steering.bash.commands._git_tables import GIT_BUILTINS, GIT_GLOBAL, git_spec
+from rein.steering.bash.commands._git_options import GIT_BUILTINS, GIT_GLOBAL, git_spec
 from rein.steering.bash.commands._js_tables import NPM_ALIASES
 from rein.steering.bash.commands._options import Options, Parsed, parse
 from rein.steering.bash.commands._tables import TOOL_OPTIONS, spec, spec_for

@@ -69,7 +69,7 @@ def test_lldb(code: str, expected: list[str]) -> None:
 
 
 def test_the_option_reader_and_the_reader_agree_on_the_target_line() -> None:
-    from rein.steering.bash.commands._interp_more_own import TARGET
+    from rein.steering.bash.commands._interp_own_syntax import TARGET
 
     assert lldb.TARGET == TARGET
 

@@ -41,8 +41,8 @@ from rein.steering.bash.commands import (
 from rein.steering.bash.commands._env_commands import env_commands, with_env
 from rein.steering.bash.commands._files import Writes, feeds, writes
 from rein.steering.bash.commands._git import read_git, subcommand_index
-from rein.steering.bash.commands._git_tables import GIT_COMMANDS, git_spec
-from rein.steering.bash.commands._gitconfig import setting
+from rein.steering.bash.commands._git_config import setting
+from rein.steering.bash.commands._git_options import GIT_COMMANDS, git_spec
 from rein.steering.bash.commands._inert import INERT, SHELL_BUILTINS
 from rein.steering.bash.commands._inner import (
     NOTHING,
@@ -73,7 +73,7 @@ Handler = Callable[[Call], Unwrapped]
 _INTERPRETERS = (
     "node", "nodejs", "tsx", "ts-node", "deno", "perl", "ruby", "irb", "rake", "php", "ipython", "ipython3",
     "awk", "gawk", "mawk", "nawk",
-    # _interp_more: Lua, Tcl, R, Julia, AppleScript, Lisps, BEAM, Haskell, OCaml, JVM, Swift, shells, ...
+    # _interp_spec_readers: Lua, Tcl, R, Julia, AppleScript, Lisps, BEAM, Haskell, OCaml, JVM, Swift, ...
     "lua", "luajit", "lua5.1", "lua5.2", "lua5.3", "lua5.4", "texlua", "tclsh", "tclsh8.6", "tclsh9.0",
     "wish", "wish8.6", "wish9.0", "jimsh", "R", "Rscript", "r", "julia", "osascript", "emacs", "emacs-nox",
     "emacsclient", "guile", "guile2.2", "guile3.0", "chez", "scheme", "petite", "chibi-scheme", "gosh",

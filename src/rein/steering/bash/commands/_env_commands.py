@@ -4,7 +4,7 @@ for `crontab -e`, `NODE_OPTIONS=--require` for node, `LD_PRELOAD` for every prog
 The command model reads a command; this adds what the program runs because of a variable in its
 environment (its prefix, `export`, `env X=...`): the value as the command line the program runs
 (`line`), or a file it loads (`node`, `perl`, `ruby`, `python`). git's own variables (`GIT_PAGER`,
-`PAGER`, `EDITOR`, `GIT_SSH_COMMAND`, ...) are read with git (`_gitconfig.COMMAND_ENV`), the shells'
+`PAGER`, `EDITOR`, `GIT_SSH_COMMAND`, ...) are read with git (`_git_config.COMMAND_ENV`), the shells'
 start-up variables (`BASH_ENV`, `ENV`, `ZDOTDIR`) with the shells (`_startup`), and `PROMPT_COMMAND`
 by the walker.
 

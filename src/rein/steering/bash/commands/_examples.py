@@ -9,7 +9,7 @@ program of that language (quoted for the shell), `{bang}` the command as a `!` g
 
 from __future__ import annotations
 
-from rein.steering.bash.commands._interp_more_examples import EXAMPLES as MORE
+from rein.steering.bash.commands._interp_spec_examples import EXAMPLES as MORE
 
 EXAMPLES: dict[str, tuple[str, ...]] = {
     "sudo": ("sudo {cmd}", "sudo -u root -E {cmd}", "sudo -s {cmd}"),

@@ -14,16 +14,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from rein.steering.bash.commands._git_tables import GIT_COMMANDS, GIT_GLOBAL, git_spec
-from rein.steering.bash.commands._gitcheckout import disambiguate
-from rein.steering.bash.commands._gitconfig import (
+from rein.steering.bash.commands._git_checkout import disambiguate
+from rein.steering.bash.commands._git_config import (
     COMMAND_ENV,
     Config,
     config_view,
     is_command_key,
     setting,
 )
-from rein.steering.bash.commands._githooks import external, hooks
+from rein.steering.bash.commands._git_hooks import external, hooks
+from rein.steering.bash.commands._git_options import GIT_COMMANDS, GIT_GLOBAL, git_spec
 from rein.steering.bash.commands._inner import NOTHING, Argv, Call, Inner, Unwrapped, Value, run, script
 from rein.steering.bash.commands._options import Options, normalize, parse
 from rein.steering.bash.model import Expansion, Unknown, Word

@@ -7,11 +7,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from rein.steering.bash.commands._interp_awk import awk
-from rein.steering.bash.commands._interp_base import Program
 from rein.steering.bash.commands._interp_clustered import CLUSTERS, clustered
 from rein.steering.bash.commands._interp_js import javascript
-from rein.steering.bash.commands._interp_more_names import LANGUAGES as MORE
+from rein.steering.bash.commands._interp_program import Program
 from rein.steering.bash.commands._interp_python import ipython, module
+from rein.steering.bash.commands._interp_spec_names import LANGUAGES as MORE
 from rein.steering.bash.model import Word
 
 SHELLS = frozenset({
@@ -58,9 +58,11 @@ def program(name: str, argv: Sequence[Word]) -> Program | None:
     if lang is None:
         return None
     if name in MORE:
-        from rein.steering.bash.commands import _interp_more  # on first use: most lines run none of these
+        from rein.steering.bash.commands import (
+            _interp_spec_readers,  # on first use: most lines run none of these
+        )
 
-        return _interp_more.program(name, argv)
+        return _interp_spec_readers.program(name, argv)
     if lang == "shell":
         has_c, has_s, index = shell_options(argv)
         operand = argv[index] if index < len(argv) else None

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rein.steering.bash.commands._interp_base import Program
 from rein.steering.bash.commands._interp_getopt import Getopt, getopt
+from rein.steering.bash.commands._interp_program import Program
 from rein.steering.bash.model import Word
 
 _AWK = Getopt(

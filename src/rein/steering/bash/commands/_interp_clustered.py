@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rein.steering.bash._words import tail
-from rein.steering.bash.commands._interp_base import Program
+from rein.steering.bash.commands._interp_program import Program
 from rein.steering.bash.model import Word
 
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from rein.steering.bash.commands._interp_base import Program
+from rein.steering.bash.commands._interp_program import Program
 from rein.steering.bash.launch import RUNTIME, Launch, launches
 from rein.steering.bash.launch._more import LANGUAGES as MORE
 from rein.steering.bash.launch._more import read as read_more

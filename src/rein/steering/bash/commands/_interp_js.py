@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rein.steering.bash._words import tail
-from rein.steering.bash.commands._interp_base import Program
 from rein.steering.bash.commands._interp_getopt import Getopt, getopt
+from rein.steering.bash.commands._interp_program import Program
 from rein.steering.bash.model import Word
 
 _CODE = frozenset({"-e", "--eval", "-p", "--print"})

@@ -12,8 +12,8 @@ import re
 from collections.abc import Sequence
 
 from rein.steering.bash._words import tail
-from rein.steering.bash.commands._interp_base import Program
 from rein.steering.bash.commands._interp_getopt import Getopt, getopt
+from rein.steering.bash.commands._interp_program import Program
 from rein.steering.bash.model import Word
 
 _TIMEIT = Getopt(

@@ -19,23 +19,20 @@ import re
 from collections.abc import Mapping
 
 from rein.steering.bash.launch import _tree
-from rein.steering.bash.launch._bindings import Loop, loop, visit_all
+from rein.steering.bash.launch._bindings import Loop, loop
 from rein.steering.bash.launch._folding import (
-    MAX_DEPTH,
     RUNTIME_VALUE,
     Value,
     argv_launch,
-    at_line,
     command_launch,
     line,
     removal,
     shell_launch,
-    syntax_launch,
-    too_deep,
     unknown_launch,
     walk,
 )
 from rein.steering.bash.launch._launch import Launch
+from rein.steering.bash.launch._script_reader import ScriptReader
 from rein.steering.bash.launch._tree import Node
 from rein.steering.bash.launch.perl._values import CALLS, Values, runtime
 
@@ -46,32 +43,23 @@ _BUILTINS = frozenset({"system", "exec", "readpipe", "open", "unlink"})
 _RUN = frozenset({"run", "run3", "start", "harness"})
 _SIMPLE = frozenset({"run", "capture", "runx", "capturex", "systemx"})
 """IPC::System::Simple's functions; the `x` ones never use a shell."""
-_LAUNCHING = CALLS | {
-    "command_string", "command_heredoc_token", "eval_expression", "substitution_regexp", "function",
-}  # fmt: skip
-"""Nodes that may launch: read once per value of the loops around them."""
-_NAMES = re.compile(
-    rb"\b(?:system|exec|qx|readpipe|open|open2|open3|run|run3|eval|rmtree|remove_tree|unlink)\b|`|/e"
-)
 
 
 def read(text: str, env: Mapping[str, str]) -> tuple[Launch, ...]:
-    return _read(text, env, 0)
+    return _Reader.read(text, env)
 
 
-def _read(text: str, env: Mapping[str, str], depth: int) -> tuple[Launch, ...]:
-    root, src = _tree.parse("perl", text)
-    reader = _Reader(root, src, env, depth)
-    reader.run(root)
-    broken = syntax_launch("perl", root, src, _NAMES, reader.covered)
-    return (*reader.found, *([broken] if broken else []))
+class _Reader(ScriptReader[Values]):
+    language = "perl"
+    launching = CALLS | {
+        "command_string", "command_heredoc_token", "eval_expression", "substitution_regexp", "function",
+    }  # fmt: skip
+    names = re.compile(
+        rb"\b(?:system|exec|qx|readpipe|open|open2|open3|run|run3|eval|rmtree|remove_tree|unlink)\b|`|/e"
+    )
 
-
-class _Reader:
     def __init__(self, root: Node, src: bytes, env: Mapping[str, str], depth: int) -> None:
-        self.values = Values(root, src, env)
-        self.env = env
-        self.depth = depth
+        super().__init__(root, src, env, depth)
         self.simple_module = b"IPC::System::Simple" in src
         self.cmd_module = b"IPC::Cmd" in src
         self.subs = {
@@ -79,17 +67,11 @@ class _Reader:
             for node in walk(root)
             if node.type == "subroutine_declaration_statement"
         }
-        self.found: list[Launch] = []
-        self.covered: list[tuple[int, int]] = []
-        self.loops = [found for node in walk(root) if (found := self._loop(node)) is not None]
 
-    def run(self, root: Node) -> None:
-        values = self.values
-        visit_all(
-            walk(root), _LAUNCHING, self.loops, values.bindings, values.folders, self.found, self._visit
-        )
+    def values_of(self, root: Node, src: bytes, env: Mapping[str, str]) -> Values:
+        return Values(root, src, env)
 
-    def _loop(self, node: Node) -> Loop | None:
+    def loop(self, node: Node) -> Loop | None:
         """`for my $c ("a", "b") { ... }`: a loop whose variable takes known values."""
         variable = node.child_by_field_name("variable") if node.type == "for_statement" else None
         listed = node.child_by_field_name("list")
@@ -100,28 +82,24 @@ class _Reader:
         local = any(child.type == "my" for child in node.children)  # `for $c`: a global a sub may write
         return loop(self.values.bindings, self.values.key(variable), values, body, None if local else node)
 
-    def _visit(self, node: Node) -> None:
+    def visit(self, node: Node) -> None:
         kind = node.type
         if kind in CALLS:
             self._call(node)
         elif kind == "command_string":
             qx = self.values.name(node).startswith("qx")
-            self._add(
+            self.add(
                 node,
                 shell_launch("qx" if qx else "backticks", self.values.interpolated(node), line(node)),
             )
         elif kind == "command_heredoc_token":
-            self._add(node, shell_launch("backticks", self.values.heredoc(node), line(node)))
+            self.add(node, shell_launch("backticks", self.values.heredoc(node), line(node)))
         elif kind == "eval_expression":
             self._eval_expression(node)
         elif kind == "substitution_regexp":
             self._substitution(node)
         elif kind == "function" and node.parent is not None and node.parent.type == "refgen_expression":
             self._reference(node)
-
-    def _add(self, node: Node, *found: Launch | None) -> None:
-        self.covered.append((node.start_byte, node.end_byte))
-        self.found.extend(launch for launch in found if launch is not None)
 
     def _call(self, node: Node) -> None:
         values = self.values
@@ -136,20 +114,20 @@ class _Reader:
         elements = list(values.elements(args)) if args is not None else []
         at = line(node)
         if name in ("system", "exec") and module in ("", "POSIX"):
-            self._add(node, self._system(node, written, elements, at))
+            self.add(node, self._system(node, written, elements, at))
         elif name == "readpipe" and not module:
             value = values.fold(elements[0]) if elements else RUNTIME_VALUE  # no operand: `$_`
-            self._add(node, shell_launch(written, value, at))
+            self.add(node, shell_launch(written, value, at))
         elif name == "open" and not module:
-            self._add(node, self._open(written, elements, at))
+            self.add(node, self._open(written, elements, at))
         elif name in ("open2", "open3") and module in ("", "IPC::Open2", "IPC::Open3"):
             skip = 2 if name == "open2" else 3
             command = values.items(elements[skip:])
-            self._add(node, command_launch(written, command, at) if command else None)
+            self.add(node, command_launch(written, command, at) if command else None)
         elif name in ("run", "run_forked") and (
             module == "IPC::Cmd" or (not module and self._ipc_cmd_call(elements))
         ):
-            self._add(node, self._ipc_cmd(written, elements, at))
+            self.add(node, self._ipc_cmd(written, elements, at))
         elif name in _SIMPLE and (
             module == "IPC::System::Simple" or (not module and self._simple_call(name))
         ):
@@ -160,11 +138,11 @@ class _Reader:
             launch = (
                 argv_launch(written, items, at) if name.endswith("x") else command_launch(written, items, at)
             )
-            self._add(node, launch if items else None)
+            self.add(node, launch if items else None)
         elif name in _RUN and module in ("", "IPC::Run", "IPC::Run3"):
-            self._add(node, *self._ipc_run(written, name, elements, at))
+            self.add(node, *self._ipc_run(written, name, elements, at))
         elif name == "unlink" and not module:
-            self._add(node, removal(written, ("rm",), values.items(elements), at))
+            self.add(node, removal(written, ("rm",), values.items(elements), at))
         elif name in ("rmtree", "remove_tree") and module in ("", "File::Path"):
             paths = [
                 path
@@ -172,7 +150,7 @@ class _Reader:
                 if element.type != "anonymous_hash_expression"  # the options
                 for path in (values.array_ref(element) or values.items([element]))
             ]
-            self._add(node, removal(written, ("rm", "-rf"), paths, at))
+            self.add(node, removal(written, ("rm", "-rf"), paths, at))
 
     def _system(self, node: Node, api: str, elements: list[Node], at: int) -> Launch | None:
         """`system LIST`; `system { PROGRAM } LIST` runs PROGRAM with LIST as its argv (argv0 first)."""
@@ -257,7 +235,7 @@ class _Reader:
         """`\\&CORE::readpipe`: a reference to a process API, called where rein does not follow."""
         name = self.values.name(node).lstrip("&").removeprefix("CORE::GLOBAL::").removeprefix("CORE::")
         if name in ("system", "exec", "readpipe"):
-            self._add(node, unknown_launch(name, f"a reference to {name} is passed on", line(node)))
+            self.add(node, unknown_launch(name, f"a reference to {name} is passed on", line(node)))
 
     def _eval_expression(self, node: Node) -> None:
         operand = node.named_children[0] if node.named_children else None
@@ -266,9 +244,9 @@ class _Reader:
         at = line(node)
         code = self.values.fold(operand).text if operand is not None else None
         if code is None:
-            self._add(node, unknown_launch("eval", "eval runs code built at run time", at))
+            self.add(node, unknown_launch("eval", "eval runs code built at run time", at))
         else:
-            self._add(node, *self._recurse(code, at))
+            self.add(node, *self.recurse(code, at))
 
     def _substitution(self, node: Node) -> None:
         """`s/.../CODE/e` runs CODE; `/ee` also runs the string CODE returns."""
@@ -278,18 +256,13 @@ class _Reader:
             return
         code = self.values.name(replacement)
         at = line(node)
-        self._add(node, *self._recurse(code, at))
+        self.add(node, *self.recurse(code, at))
         if modifiers.count("e") > 1:
             root, src = _tree.parse("perl", code)
             statements = [c for c in root.named_children if c.type != "comment"]
             inner = statements[0].named_children if len(statements) == 1 else []
             value = Values(root, src, self.env).fold(inner[0]).text if len(inner) == 1 else None
             if value is None:
-                self._add(node, unknown_launch("s///ee", "s///ee runs code built at run time", at))
+                self.add(node, unknown_launch("s///ee", "s///ee runs code built at run time", at))
             else:
-                self._add(node, *self._recurse(value, at))
-
-    def _recurse(self, code: str, at: int) -> tuple[Launch, ...]:
-        if self.depth >= MAX_DEPTH:
-            return (too_deep("perl", at),)
-        return at_line(_read(code, self.env, self.depth + 1), at)
+                self.add(node, *self.recurse(value, at))

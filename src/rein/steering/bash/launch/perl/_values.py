@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from typing import Any
 
-from rein.steering.bash.launch._bindings import Bindings, Folder
 from rein.steering.bash.launch._folding import (
     HOME_VALUE,
     MAX_ITEMS,
@@ -25,6 +23,7 @@ from rein.steering.bash.launch._folding import (
     literal,
     walk,
 )
+from rein.steering.bash.launch._script_reader import ScriptValues
 from rein.steering.bash.launch._tree import Node, text
 from rein.steering.bash.launch.perl._paths import call_value, home_entry
 from rein.steering.bash.launch.perl._strings import Piece, cased, unescape
@@ -41,12 +40,11 @@ _STATEMENTS = frozenset({"expression_statement", "postfix_conditional_expression
 _SPECIAL = frozenset({"ARGV", "ENV", "INC", "ARGVOUT", "STDIN", "STDOUT", "STDERR", "a", "b"})
 
 
-class Values:
+class Values(ScriptValues):
     """Folds the values of one Perl program."""
 
     def __init__(self, root: Node, src: bytes, env: Mapping[str, str]) -> None:
-        self.src = src
-        self.env = env
+        super().__init__(src, env)
         self.subs = {
             text(name, src)
             for node in walk(root)
@@ -54,9 +52,6 @@ class Values:
             and (name := node.child_by_field_name("name")) is not None
         }
         """The subs the program defines: a call of one is no built-in (`sub dirname { ... }`)."""
-        self.bindings = Bindings()
-        self._strings: Folder[Value] = Folder()
-        self._lists: Folder[list[Value] | None] = Folder()
         self._aliased: list[tuple[Node, str]] = []
         tokens: list[Node] = []
         bodies: list[Node] = []
@@ -75,9 +70,6 @@ class Values:
             each = self.key(variable) if variable is not None else ""
             if not each or block is None or self.bindings.written(each, block.start_byte, block.end_byte):
                 self.bindings.poison(key, loop)
-
-    def name(self, node: Node | None) -> str:
-        return "" if node is None else text(node, self.src)
 
     def function(self, call: Node) -> str:
         """A call's function name without `&`, `CORE::` or `CORE::GLOBAL::`."""
@@ -161,10 +153,7 @@ class Values:
         if kind in ("number", "autoquoted_bareword"):
             return literal(self.name(node))
         if kind == "scalar":
-            fixed = self.bindings.value(self.key(node))
-            if fixed is not None:
-                return fixed
-            return self._strings.resolve(self.bindings.get(self.key(node)), self.fold, RUNTIME_VALUE)
+            return self.variable(self.key(node))
         if kind == "binary_expression":
             op, left, right = (node.child_by_field_name(f) for f in ("operator", "left", "right"))
             if op is not None and op.type == "." and left is not None and right is not None:
@@ -187,10 +176,6 @@ class Values:
         if kind == "anonymous_slice_expression" and home_entry(self, node):
             return HOME_VALUE  # `(getpwuid($<))[7]`
         return RUNTIME_VALUE
-
-    def folders(self) -> tuple[Folder[Any], ...]:
-        """The caches a loop's variable invalidates."""
-        return (self._strings, self._lists)
 
     def _inside(self, node: Node) -> tuple[int, int]:
         """The body of a quoted string, between its delimiters (the grammar's content node leaves out

@@ -18,21 +18,17 @@ import re
 from collections.abc import Mapping
 
 from rein.steering.bash.launch import _tree
-from rein.steering.bash.launch._bindings import Loop, loop, visit_all
+from rein.steering.bash.launch._bindings import Loop, loop
 from rein.steering.bash.launch._folding import (
-    MAX_DEPTH,
     SPREAD,
     argv_launch,
-    at_line,
     line,
     removal,
     shell_launch,
-    syntax_launch,
-    too_deep,
     unknown_launch,
-    walk,
 )
 from rein.steering.bash.launch._launch import Launch
+from rein.steering.bash.launch._script_reader import ScriptReader
 from rein.steering.bash.launch._tree import Node
 from rein.steering.bash.launch.php._values import Values, function_name
 
@@ -49,50 +45,37 @@ _CALLERS = {"array_walk_recursive": 1, "usort": 1, "uasort": 1, "uksort": 1, "ar
 _APIS = _SHELL | _CODE | {"proc_open", "pcntl_exec", "unlink", "rmdir", "preg_replace"} | set(_CALLBACKS)
 _STRINGS = frozenset({"string", "encapsed_string", "heredoc", "nowdoc", "binary_expression", "variable_name"})
 _FUNCTIONS = frozenset({"anonymous_function", "arrow_function", "array_creation_expression"})
-_LAUNCHING = frozenset({
-    "function_call_expression", "object_creation_expression", "scoped_call_expression",
-    "shell_command_expression",
-})  # fmt: skip
-"""Nodes that may launch: read once per value of the loops around them."""
-_NAMES = re.compile(
-    rb"(?i)\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec|expect_popen|call_user_func\w*|"
-    rb"array_map|array_walk|eval|assert|create_function|unlink|rmdir)\b|`"
-)
 _TAGGED = re.compile(r"<\?(?:php\b|=)", re.IGNORECASE)
 
 
 def read(text: str, env: Mapping[str, str]) -> tuple[Launch, ...]:
-    return _read(text, env, 0, tagged=True)
+    return _Reader.read(text, env)
 
 
-def _read(text: str, env: Mapping[str, str], depth: int, *, tagged: bool) -> tuple[Launch, ...]:
-    """`tagged`: the text may be a script with `<?php` tags (stdin); `php -r` code and eval'd strings
-    have none. A text that parses as bare code is read as such."""
-    root, src = _tree.parse("php_only", text)
-    if tagged and root.has_error and _TAGGED.search(text):
-        root, src = _tree.parse("php", text)
-    reader = _Reader(root, src, env, depth)
-    reader.run(root)
-    broken = syntax_launch("php", root, src, _NAMES, reader.covered)
-    return (*reader.found, *([broken] if broken else []))
+class _Reader(ScriptReader[Values]):
+    language = "php"
+    launching = frozenset({
+        "function_call_expression", "object_creation_expression", "scoped_call_expression",
+        "shell_command_expression",
+    })  # fmt: skip
+    names = re.compile(
+        rb"(?i)\b(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec|expect_popen|call_user_func\w*|"
+        rb"array_map|array_walk|eval|assert|create_function|unlink|rmdir)\b|`"
+    )
 
+    @classmethod
+    def parse(cls, text: str) -> tuple[Node, bytes]:
+        """The text may be a script with `<?php` tags (stdin); `php -r` code and eval'd strings have
+        none. A text that parses as bare code is read as such."""
+        root, src = _tree.parse("php_only", text)
+        if root.has_error and _TAGGED.search(text):
+            root, src = _tree.parse("php", text)
+        return root, src
 
-class _Reader:
-    def __init__(self, root: Node, src: bytes, env: Mapping[str, str], depth: int) -> None:
-        self.values = Values(root, src, env)
-        self.env = env
-        self.depth = depth
-        self.found: list[Launch] = []
-        self.covered: list[tuple[int, int]] = []
-        self.loops = [found for node in walk(root) if (found := self._loop(node)) is not None]
+    def values_of(self, root: Node, src: bytes, env: Mapping[str, str]) -> Values:
+        return Values(root, src, env)
 
-    def run(self, root: Node) -> None:
-        values = self.values
-        visit_all(
-            walk(root), _LAUNCHING, self.loops, values.bindings, values.folders, self.found, self._visit
-        )
-
-    def _loop(self, node: Node) -> Loop | None:
+    def loop(self, node: Node) -> Loop | None:
         """`foreach (["a", "b"] as $c) { ... }`: a loop whose variable takes known values."""
         if node.type != "foreach_statement":
             return None
@@ -104,7 +87,7 @@ class _Reader:
         body = node.child_by_field_name("body")
         return loop(self.values.bindings, self.values.name(variable), values, body, shared=node)
 
-    def _visit(self, node: Node) -> None:
+    def visit(self, node: Node) -> None:
         if node.type == "function_call_expression":
             self._call(node)
             self._passed(node, _CALLERS.get(self.values.called(node)))
@@ -115,11 +98,7 @@ class _Reader:
             closure = function_name(scope) == "closure" and self.values.called(node) == "fromcallable"
             self._passed(node, 0 if closure else None)
         elif node.type == "shell_command_expression":
-            self._add(node, shell_launch("backticks", self.values.command(node), line(node)))
-
-    def _add(self, node: Node, *found: Launch | None) -> None:
-        self.covered.append((node.start_byte, node.end_byte))
-        self.found.extend(launch for launch in found if launch is not None)
+            self.add(node, shell_launch("backticks", self.values.command(node), line(node)))
 
     def _call(self, node: Node) -> None:
         function = node.child_by_field_name("function")
@@ -137,7 +116,7 @@ class _Reader:
         written = self.values.name(function)
         if name is None:
             why = f"{written} calls a function named at run time"
-            self._add(node, unknown_launch(written, why, line(node)))
+            self.add(node, unknown_launch(written, why, line(node)))
         else:
             self._dispatch(node, f"{written}()", function_name(name), args)
 
@@ -147,15 +126,15 @@ class _Reader:
             return
         at = line(node)
         if args is None:
-            self._add(node, unknown_launch(api, f"{api} is called with arguments built at run time", at))
+            self.add(node, unknown_launch(api, f"{api} is called with arguments built at run time", at))
         elif any(arg.type == "variadic_placeholder" for arg in args):
-            self._add(node, unknown_launch(api, f"a reference to {api} is passed on", at))
+            self.add(node, unknown_launch(api, f"a reference to {api} is passed on", at))
         elif name in _CALLBACKS:
             self._callback(node, api, name, args)
         elif not args:
-            self._add(node)
+            self.add(node)
         elif name in _SHELL:
-            self._add(node, shell_launch(api, self.values.spread(args[0]), at))
+            self.add(node, shell_launch(api, self.values.spread(args[0]), at))
         elif name == "proc_open":
             listed = self.values.items(args[0])
             launch = (
@@ -163,17 +142,17 @@ class _Reader:
                 if listed is not None
                 else shell_launch(api, self.values.fold(args[0]), at)
             )
-            self._add(node, launch)
+            self.add(node, launch)
         elif name == "pcntl_exec":
             rest = (self.values.items(args[1]) or [SPREAD]) if len(args) > 1 else []
-            self._add(node, argv_launch(api, [self.values.fold(args[0]), *rest], at))
+            self.add(node, argv_launch(api, [self.values.fold(args[0]), *rest], at))
         elif name in _CODE:
             self._code(node, api, name, args, at)
         elif name == "preg_replace":
             self._preg(node, api, args, at)
         else:
             head = ("rmdir",) if name == "rmdir" else ("rm",)
-            self._add(node, removal(api, head, [self.values.fold(args[0])], at))
+            self.add(node, removal(api, head, [self.values.fold(args[0])], at))
 
     def _callback(self, node: Node, api: str, name: str, args: list[Node]) -> None:
         """`call_user_func('system', ...)` and its kin: the callable named by a literal is called."""
@@ -186,9 +165,9 @@ class _Reader:
             return
         called = self.values.fold(target).text
         if called is None:
-            self._add(node, unknown_launch(api, f"{api} calls a function named at run time", line(node)))
+            self.add(node, unknown_launch(api, f"{api} calls a function named at run time", line(node)))
             return
-        self._add(node)
+        self.add(node)
         label = f"{api}('{called}')"
         if name in ("call_user_func", "forward_static_call"):
             self._dispatch(node, label, function_name(called), args[1:])
@@ -210,7 +189,7 @@ class _Reader:
         called = self.values.fold(self.values.bound(args[position]) or args[position]).text
         if called is not None and function_name(called) in _APIS:
             why = f"{called} is passed on as a callable"
-            self._add(node, unknown_launch(self.values.name(node).split("(")[0], why, line(node)))
+            self.add(node, unknown_launch(self.values.name(node).split("(")[0], why, line(node)))
 
     def _preg(self, node: Node, api: str, args: list[Node], at: int) -> None:
         """`preg_replace('/x/e', 'code', ...)`: the `e` modifier (PHP 5) runs the replacement."""
@@ -222,14 +201,9 @@ class _Reader:
             return
         code = self.values.fold(args[1]).text
         if code is None:
-            self._add(node, unknown_launch(api, f"{api} /e runs code built at run time", at))
+            self.add(node, unknown_launch(api, f"{api} /e runs code built at run time", at))
         else:
-            self._add(node, *self._recurse(code, at))
-
-    def _recurse(self, code: str, at: int) -> tuple[Launch, ...]:
-        if self.depth >= MAX_DEPTH:
-            return (too_deep("php", at),)
-        return at_line(_read(code, self.env, self.depth + 1, tagged=True), at)
+            self.add(node, *self.recurse(code, at))
 
     def _elements(self, node: Node) -> list[Node] | None:
         target = self.values.bound(node) or node
@@ -243,10 +217,10 @@ class _Reader:
         operator = source.child_by_field_name("operator")
         concatenated = source.type != "binary_expression" or (operator is not None and operator.type == ".")
         if name == "assert" and (source.type not in _STRINGS or not concatenated):
-            self._add(node)  # an expression assertion is ordinary code
+            self.add(node)  # an expression assertion is ordinary code
             return
         code = self.values.fold(source).text
         if code is None:
-            self._add(node, unknown_launch(api, f"{api} runs code built at run time", at))
+            self.add(node, unknown_launch(api, f"{api} runs code built at run time", at))
         else:
-            self._add(node, *self._recurse(code, at))
+            self.add(node, *self.recurse(code, at))

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
-from rein.steering.bash.launch._bindings import Bindings, Folder
 from rein.steering.bash.launch._folding import (
     CWD_VALUE,
     MAX_ITEMS,
@@ -27,7 +25,8 @@ from rein.steering.bash.launch._folding import (
     parent,
     walk,
 )
-from rein.steering.bash.launch._tree import Node, text
+from rein.steering.bash.launch._script_reader import ScriptValues
+from rein.steering.bash.launch._tree import Node
 
 _ALL = 1 << 8
 _READERS = {"system": 1, "exec": 1, "passthru": 1, "proc_open": 2, "shell_exec": _ALL, "popen": _ALL,
@@ -58,15 +57,11 @@ def function_name(written: str) -> str:
     return written.rsplit("\\", 1)[-1].lower()
 
 
-class Values:
+class Values(ScriptValues):
     """Folds the values of one PHP program."""
 
     def __init__(self, root: Node, src: bytes, env: Mapping[str, str]) -> None:
-        self.src = src
-        self.env = env
-        self.bindings = Bindings()
-        self._strings: Folder[Value] = Folder()
-        self._lists: Folder[list[Value] | None] = Folder()
+        super().__init__(src, env)
         for node in walk(root):
             if node.type == "variable_name":
                 self._bind(node)
@@ -74,9 +69,6 @@ class Values:
                 self.bindings.off = True  # `$$name`, `&$x`: a variable written through another name
             elif node.type == "function_call_expression" and self.called(node) in _UNBINDING:
                 self.bindings.off = True
-
-    def name(self, node: Node | None) -> str:
-        return "" if node is None else text(node, self.src)
 
     def called(self, call: Node) -> str:
         """The function a call names (lowercase, namespace-free); the class of a `new`, the method
@@ -150,10 +142,7 @@ class Values:
         if kind in ("integer", "float"):
             return literal(self.name(node))
         if kind == "variable_name":
-            fixed = self.bindings.value(self.name(node))
-            if fixed is not None:
-                return fixed
-            return self._strings.resolve(self.bindings.get(self.name(node)), self.fold, RUNTIME_VALUE)
+            return self.variable(self.name(node))
         if kind == "binary_expression":
             op, left, right = (node.child_by_field_name(f) for f in ("operator", "left", "right"))
             if op is not None and op.type == "." and left is not None and right is not None:
@@ -167,10 +156,6 @@ class Values:
         if kind == "function_call_expression":
             return self._call(node)
         return RUNTIME_VALUE
-
-    def folders(self) -> tuple[Folder[Any], ...]:
-        """The caches a loop's variable invalidates."""
-        return (self._strings, self._lists)
 
     def _call(self, node: Node) -> Value:
         """`getenv(...)`, `getcwd()`, `dirname(...)`: the paths they give."""

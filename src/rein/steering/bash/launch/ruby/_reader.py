@@ -18,20 +18,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from rein.steering.bash.launch import _tree
-from rein.steering.bash.launch._bindings import visit_all
+from rein.steering.bash.launch._bindings import Loop
 from rein.steering.bash.launch._folding import (
-    MAX_DEPTH,
-    at_line,
     line,
     removal,
     shell_launch,
-    syntax_launch,
-    too_deep,
     unknown_launch,
-    walk,
 )
 from rein.steering.bash.launch._launch import Launch
+from rein.steering.bash.launch._script_reader import ScriptReader
 from rein.steering.bash.launch._tree import Node
 from rein.steering.bash.launch.ruby._apis import (
     ANY_RECEIVER,
@@ -53,42 +48,26 @@ from rein.steering.bash.launch.ruby._loops import loop_of
 from rein.steering.bash.launch.ruby._paths import pathname
 from rein.steering.bash.launch.ruby._values import VARIABLES, Values
 
-_LAUNCHING = frozenset({"call", "alias", "element_reference", "subshell", "heredoc_beginning"})
-"""Nodes that may launch: read once per value of the loops around them."""
-_NAMES = re.compile(
-    rb"\b(?:system|exec|spawn|popen\w*|capture\w*|pipeline\w*|open|eval|\w+_eval|send|__send__|"
-    rb"public_send|method|syscall|rm_\w+|rmtree|remove_\w+)\b|`|%x"
-)
-
 
 def read(text: str, env: Mapping[str, str]) -> tuple[Launch, ...]:
-    return _read(text, env, 0)
+    return _Reader.read(text, env)
 
 
-def _read(text: str, env: Mapping[str, str], depth: int) -> tuple[Launch, ...]:
-    root, src = _tree.parse("ruby", text)
-    reader = _Reader(root, src, env, depth)
-    reader.run(root)
-    broken = syntax_launch("ruby", root, src, _NAMES, reader.covered)
-    return (*reader.found, *([broken] if broken else []))
+class _Reader(ScriptReader[Values]):
+    language = "ruby"
+    launching = frozenset({"call", "alias", "element_reference", "subshell", "heredoc_beginning"})
+    names = re.compile(
+        rb"\b(?:system|exec|spawn|popen\w*|capture\w*|pipeline\w*|open|eval|\w+_eval|send|__send__|"
+        rb"public_send|method|syscall|rm_\w+|rmtree|remove_\w+)\b|`|%x"
+    )
 
+    def values_of(self, root: Node, src: bytes, env: Mapping[str, str]) -> Values:
+        return Values(root, src, env)
 
-class _Reader:
-    def __init__(self, root: Node, src: bytes, env: Mapping[str, str], depth: int) -> None:
-        self.values = Values(root, src, env)
-        self.env = env
-        self.depth = depth
-        self.found: list[Launch] = []
-        self.covered: list[tuple[int, int]] = []
-        self.loops = [found for node in walk(root) if (found := loop_of(self.values, node)) is not None]
+    def loop(self, node: Node) -> Loop | None:
+        return loop_of(self.values, node)
 
-    def run(self, root: Node) -> None:
-        values = self.values
-        visit_all(
-            walk(root), _LAUNCHING, self.loops, values.bindings, values.folders, self.found, self._visit
-        )
-
-    def _visit(self, node: Node) -> None:
+    def visit(self, node: Node) -> None:
         if node.type == "call":
             self._call(node)
         elif node.type == "alias":
@@ -98,17 +77,11 @@ class _Reader:
         elif node.type == "subshell":
             self._backticks(node)
         elif node.type == "heredoc_beginning" and "`" in self.values.name(node):
-            self._cover(node)
-            self.found.append(shell_launch("backticks", self.values.heredoc(node), line(node)))
-
-    def _cover(self, node: Node) -> None:
-        self.covered.append((node.start_byte, node.end_byte))
+            self.add(node, shell_launch("backticks", self.values.heredoc(node), line(node)))
 
     def _backticks(self, node: Node) -> None:
-        self._cover(node)
         api = "%x" if self.values.name(node).startswith("%x") else "backticks"
-        value = self.values.string(node)
-        self.found.append(shell_launch(api, value, line(node)))
+        self.add(node, shell_launch(api, self.values.string(node), line(node)))
 
     def _call(self, node: Node) -> None:
         values = self.values
@@ -127,16 +100,13 @@ class _Reader:
                 name = values.fold(args[0]).text
             if name is None or name in REFERENCES:
                 what = "calls a method named at run time" if name is None else "takes a method reference"
-                self._cover(node)
-                self.found.append(unknown_launch(api, f"{api} {what}", line(node)))
+                self.add(node, unknown_launch(api, f"{api} {what}", line(node)))
             else:
                 self._dispatch(node, self._private(owner, name), name, args[1:], f"{api}(:{name})")
         elif method in PATHNAME_REMOVALS and receiver is not None and receiver.type == "call":
             if pathname(values, receiver):  # `Pathname.new(p).rmtree`, `Pathname(p).rmtree`
-                self._cover(node)
                 path = values.fold(receiver)
-                launch = removal(f"Pathname#{method}", PATHNAME_REMOVALS[method], [path], line(node))
-                self.found.extend([launch] if launch is not None else [])
+                self.add(node, removal(f"Pathname#{method}", PATHNAME_REMOVALS[method], [path], line(node)))
         elif method in REFERENCES and args:
             self._reference(node, values.fold(args[0]).text, _owner(values, receiver))
         elif method == "alias_method" and len(args) == 2:
@@ -154,8 +124,7 @@ class _Reader:
     def _alias(self, node: Node, name: str | None) -> None:
         """`alias run system`, `alias_method :run, :system`: calls of the new name are not followed."""
         if name is not None and kind("", name) is not None:
-            self._cover(node)
-            self.found.append(unknown_launch("alias", f"{name} is called under another name", line(node)))
+            self.add(node, unknown_launch("alias", f"{name} is called under another name", line(node)))
 
     def _indirect(self, node: Node, receiver: Node | None, args: list[Node], how: str) -> None:
         """`method(:system).call(...)`, `m.(...)`, `m[...]` with `m = method(:system)`."""
@@ -171,8 +140,7 @@ class _Reader:
         taken = self.values.arguments(target)
         name = self.values.fold(taken[0]).text if taken else None
         if name is None:
-            self._cover(node)
-            self.found.append(unknown_launch("method", "a method named at run time is called", line(node)))
+            self.add(node, unknown_launch("method", "a method named at run time is called", line(node)))
         else:
             owner = self._private(_owner(self.values, target.child_by_field_name("receiver")), name)
             self._dispatch(node, owner, name, args, f"method(:{name}).{how}")
@@ -197,15 +165,13 @@ class _Reader:
             if left is not None and self.values.bindings.get(self.values.name(left)) is not None:
                 return  # held in a variable whose every use is a call `_indirect` reads
         if name is None or kind(self._private(owner, name), name) is not None:
-            self._cover(node)
             what = name or "a method named at run time"
-            self.found.append(unknown_launch("method", f"a reference to {what} is passed on", line(node)))
+            self.add(node, unknown_launch("method", f"a reference to {what} is passed on", line(node)))
 
     def _dispatch(self, node: Node, owner: str, method: str, args: list[Node], api: str) -> None:
         which = kind(owner, method)
         if which is None:
             return
-        self._cover(node)
         at = line(node)
         launches: list[Launch | None] = []
         if which == "spawn":
@@ -228,7 +194,7 @@ class _Reader:
             )
             paths = [item for arg in args[:1] for item in (self.values.items(arg) or [self.values.fold(arg)])]
             launches.append(removal(api, head, paths, at))
-        self.found.extend(launch for launch in launches if launch is not None)
+        self.add(node, *launches)
 
     def _eval(self, api: str, args: list[Node], at: int) -> tuple[Launch, ...]:
         if not args:
@@ -236,9 +202,7 @@ class _Reader:
         code = self.values.fold(args[0]).text
         if code is None:
             return (unknown_launch(api, f"{api} runs code built at run time", at),)
-        if self.depth >= MAX_DEPTH:
-            return (too_deep("ruby", at),)
-        return at_line(_read(code, self.env, self.depth + 1), at)
+        return self.recurse(code, at)
 
 
 def _owner(values: Values, receiver: Node | None, depth: int = 0) -> str | None:

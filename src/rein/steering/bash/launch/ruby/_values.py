@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
-from rein.steering.bash.launch._bindings import Bindings, Folder
 from rein.steering.bash.launch._folding import (
     MAX_ITEMS,
     RUNTIME_VALUE,
@@ -24,7 +22,8 @@ from rein.steering.bash.launch._folding import (
     literal,
     walk,
 )
-from rein.steering.bash.launch._tree import Node, text
+from rein.steering.bash.launch._script_reader import ScriptValues
+from rein.steering.bash.launch._tree import Node
 from rein.steering.bash.launch.ruby._paths import env_value, path_value
 from rein.steering.bash.launch.ruby._strings import single, unescape
 
@@ -45,15 +44,11 @@ _CHANGING = frozenset({"parenthesized_statements", "call", "binary", "element_re
 _PASSTHROUGH = frozenset({"to_s", "to_str", "freeze", "dup", "clone", "itself", "then"})
 
 
-class Values:
+class Values(ScriptValues):
     """Folds the values of one Ruby program."""
 
     def __init__(self, root: Node, src: bytes, env: Mapping[str, str]) -> None:
-        self.src = src
-        self.env = env
-        self.bindings = Bindings()
-        self._strings: Folder[Value] = Folder()
-        self._lists: Folder[list[Value] | None] = Folder()
+        super().__init__(src, env)
         self._heredocs: dict[int, Node] = {}
         beginnings: list[Node] = []
         bodies: list[Node] = []
@@ -67,9 +62,6 @@ class Values:
             elif node.type == "call" and self.name(node.child_by_field_name("method")) in _UNBINDING:
                 self.bindings.off = True
         self._heredocs = {begin.id: body for begin, body in zip(beginnings, bodies, strict=False)}
-
-    def name(self, node: Node | None) -> str:
-        return "" if node is None else text(node, self.src)
 
     def _bind(self, node: Node) -> None:
         parent = node.parent
@@ -113,10 +105,6 @@ class Values:
                 return
         self.bindings.poison(self.name(node), node)
 
-    def folders(self) -> tuple[Folder[Any], ...]:
-        """The caches a loop's variable invalidates."""
-        return (self._strings, self._lists)
-
     def fold(self, node: Node) -> Value:
         kind = node.type
         if kind in ("string", "delimited_symbol", "bare_string", "bare_symbol"):
@@ -132,10 +120,7 @@ class Values:
         if kind == "heredoc_beginning" and "`" not in self.name(node):  # a command's output is not known
             return self.heredoc(node)
         if kind in VARIABLES:
-            fixed = self.bindings.value(self.name(node))
-            if fixed is not None:
-                return fixed
-            return self._strings.resolve(self.bindings.get(self.name(node)), self.fold, RUNTIME_VALUE)
+            return self.variable(self.name(node))
         if kind == "binary" and _operator(node) == "+":
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if left is not None and right is not None:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from rein.steering.bash._words import tail
-from rein.steering.bash.commands._interp_base import Program
+from rein.steering.bash.commands._interp_program import Program
 from rein.steering.bash.launch import RUNTIME
 from rein.steering.bash.model import Word
 

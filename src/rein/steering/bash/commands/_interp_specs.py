@@ -1,4 +1,4 @@
-"""Where the interpreters of `_interp_more` take their program: which options hold code (`lua -e`,
+"""Where the interpreters of `_interp_spec_readers` take their program: which options hold code (`lua -e`,
 `Rscript -e`, `emacs --eval`), which a program file (`emacs -l`, `racket -t`), which take the next word
 as a value, and whether the first operand is a script and stdin is read when there is none."""
 
@@ -333,4 +333,4 @@ SPECS: dict[str, Spec] = {
     "xonsh": Spec("xonsh", code=_set("-c"), values=_set("--rc", "-D", "--shell-type", "-st")),
 }
 """By command name. csh and tcsh, elvish, PowerShell, emacs, emacsclient, crystal and java read their
-command lines their own way (`_interp_more`)."""
+command lines their own way (`_interp_spec_readers`)."""

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import posixpath
 
-from rein.steering.bash.commands._gitconfig import Config
-from rein.steering.bash.commands._gitdisk import Repo, hooks_dir
+from rein.steering.bash.commands._git_config import Config
+from rein.steering.bash.commands._git_repo import Repo, hooks_dir
 from rein.steering.bash.commands._inner import Argv, Call, Inner
 from rein.steering.bash.model import Word
 

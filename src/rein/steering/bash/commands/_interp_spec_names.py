@@ -1,4 +1,4 @@
-"""The command names `_interp_more` reads, and the language each runs: all a hook needs until it meets
+"""The command names `_interp_spec_readers` reads, and the language each runs: all a hook needs until it meets
 one (the option readers are imported on first use)."""
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
 from rein.steering.bash._disk import DiskView
-from rein.steering.bash.commands._gitconfig_file import parse_config
+from rein.steering.bash.commands._git_config_file import parse_config
 from rein.steering.bash.model import Unknown
 
 _MAX_INCLUDES = 10

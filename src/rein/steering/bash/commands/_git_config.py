@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import cast
 
-from rein.steering.bash.commands._git_tables import GIT_GLOBAL
-from rein.steering.bash.commands._gitconfig_file import key_of
-from rein.steering.bash.commands._gitdisk import Repo, find_repo, read_config
-from rein.steering.bash.commands._gitdisk import Value as OnDisk
+from rein.steering.bash.commands._git_config_file import key_of
+from rein.steering.bash.commands._git_options import GIT_GLOBAL
+from rein.steering.bash.commands._git_repo import Repo, find_repo, read_config
+from rein.steering.bash.commands._git_repo import Value as OnDisk
 from rein.steering.bash.commands._inner import Argv, Call, Value
 from rein.steering.bash.commands._options import Options, long_options, parse
 from rein.steering.bash.model import UNKNOWN, Unknown, Word

@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from rein.steering.bash._words import tail
-from rein.steering.bash.commands._interp_base import Program
-from rein.steering.bash.commands._interp_more_own import emacs, lldb, powershell
-from rein.steering.bash.commands._interp_more_specs import SPECS, Spec
+from rein.steering.bash.commands._interp_own_syntax import emacs, lldb, powershell
+from rein.steering.bash.commands._interp_program import Program
+from rein.steering.bash.commands._interp_specs import SPECS, Spec
 from rein.steering.bash.model import Word
 
 Reader = Callable[[Sequence[Word]], Program | None]
@@ -170,7 +170,7 @@ SPECIAL: dict[str, Reader] = {
     "lldb": lldb,
 }
 NAMES = frozenset(SPECS) | frozenset(SPECIAL)
-"""The command names read here (`_interp_more_names.NAMES`, which a hook loads without this module)."""
+"""The command names read here (`_interp_spec_names.NAMES`, which a hook loads without this module)."""
 
 
 def program(name: str, argv: Sequence[Word]) -> Program | None:

@@ -11,10 +11,10 @@ import pytest
 
 from rein.steering.bash.commands import KNOWN, RUNNERS, kind_of
 from rein.steering.bash.commands._interp import language, program
-from rein.steering.bash.commands._interp_more import NAMES
-from rein.steering.bash.commands._interp_more_examples import EXAMPLES
-from rein.steering.bash.commands._interp_more_names import LANGUAGES as MORE
-from rein.steering.bash.commands._interp_more_specs import SPECS
+from rein.steering.bash.commands._interp_spec_examples import EXAMPLES
+from rein.steering.bash.commands._interp_spec_names import LANGUAGES as MORE
+from rein.steering.bash.commands._interp_spec_readers import NAMES
+from rein.steering.bash.commands._interp_specs import SPECS
 from rein.steering.bash.model import Word
 from tests.steering.conftest import Check
 

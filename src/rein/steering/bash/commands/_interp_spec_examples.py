@@ -1,4 +1,4 @@
-"""How a command nests in each interpreter of `_interp_more` (and the POSIX shells added to `SHELLS`),
+"""How a command nests in each interpreter of `_interp_spec_readers` (and the POSIX shells added to `SHELLS`),
 for `_examples.EXAMPLES`: the docs and the generated tests. A program that runs its command without a
 shell runs `sh -c` for it, so `~` in the seed still means home."""
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import posixpath
 
-from rein.steering.bash.commands._git_tables import git_spec
-from rein.steering.bash.commands._gitconfig import Config
-from rein.steering.bash.commands._gitdisk import is_ref
+from rein.steering.bash.commands._git_config import Config
+from rein.steering.bash.commands._git_options import git_spec
+from rein.steering.bash.commands._git_repo import is_ref
 from rein.steering.bash.commands._inner import Argv, Call
 from rein.steering.bash.commands._options import Options, parse
 from rein.steering.bash.model import Word
