@@ -17,7 +17,9 @@ from rein.extensions import (
     InputEvent,
     Level,
     Registry,
+    ToolCallEvent,
     ToolResultEvent,
+    TurnStartEvent,
     discover_extensions,
 )
 
@@ -91,7 +93,7 @@ def test_tool_call_first_block_wins_and_a_raise_blocks() -> None:
 
     registry, runner, errors, host = make()
 
-    async def boom(event: object, ctx: ExtensionContext) -> None:
+    async def boom(event: ToolCallEvent, ctx: ExtensionContext) -> None:
         raise RuntimeError("bad")
 
     ExtensionAPI("c", registry, host).on("tool_call", boom)
@@ -104,12 +106,10 @@ def test_tool_result_and_context_are_chained() -> None:
     registry, runner, _, host = make()
     api = ExtensionAPI("x", registry, host)
 
-    def first(event: object, ctx: ExtensionContext) -> ToolOutput | None:
-        assert isinstance(event, ToolResultEvent)
+    def first(event: ToolResultEvent, ctx: ExtensionContext) -> ToolOutput | None:
         return ToolOutput(text=event.output.text + " +1")
 
-    async def second(event: object, ctx: ExtensionContext) -> ToolOutput | None:
-        assert isinstance(event, ToolResultEvent)
+    async def second(event: ToolResultEvent, ctx: ExtensionContext) -> ToolOutput | None:
         return ToolOutput(text=event.output.text + " +2")
 
     api.on("tool_result", first)
@@ -127,8 +127,7 @@ def test_before_agent_start_appends_and_input_can_be_handled() -> None:
     api.on("before_agent_start", lambda event, ctx: None)
     assert asyncio.run(runner.before_agent_start("hi", "Base.")) == "Base.\n\nBudget: 5 minutes left."
 
-    def rewrite(event: object, ctx: ExtensionContext) -> str | Handled | None:
-        assert isinstance(event, InputEvent)
+    def rewrite(event: InputEvent, ctx: ExtensionContext) -> str | Handled | None:
         if event.text.startswith("$timebox"):
             return Handled()
         return event.text.upper()
@@ -142,7 +141,11 @@ def test_notifications_report_errors_and_go_on() -> None:
     registry, runner, errors, host = make()
     seen: list[str] = []
     api = ExtensionAPI("x", registry, host)
-    api.on("turn_start", lambda event, ctx: 1 / 0)
+
+    def boom(event: TurnStartEvent, ctx: ExtensionContext) -> None:
+        raise ZeroDivisionError("division by zero")
+
+    api.on("turn_start", boom)
     api.on("turn_start", lambda event, ctx: seen.append("second"))
     asyncio.run(runner.notify("turn_start"))
     assert seen == ["second"] and errors == [("x", "turn_start")]

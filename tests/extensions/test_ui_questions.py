@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rein.ai import FauxProvider, Model
-from rein.extensions import ExtensionAPI, ExtensionContext, Level, Notice
+from rein.extensions import ExtensionAPI, ExtensionContext, Level
 from rein.session import AgentSession, ReadOnlySessionError, Session, SessionTree
 
 
@@ -73,12 +73,7 @@ def test_switching_the_store_tells_extensions_in_order(tmp_path: Path) -> None:
     seen: list[tuple[str, str]] = []
     api = agent.api("watcher")
     for name in ("session_start", "session_shutdown", "session_switched"):
-        api.on(
-            name,
-            lambda event, ctx: (
-                seen.append((event.name, ctx.session.cwd)) if isinstance(event, Notice) else None
-            ),
-        )
+        api.on(name, lambda event, ctx: seen.append((event.name, ctx.session.cwd)))
     listened: list[object] = []
     agent.subscribe_notices(
         lambda name, payload: listened.append(payload) if name == "session_switched" else None

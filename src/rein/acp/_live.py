@@ -56,9 +56,8 @@ class LiveSession:
     def _extension(self, rein: ExtensionAPI) -> None:
         rein.on("tool_call", self._on_tool_call)
 
-    def _on_tool_call(self, event: object, ctx: ExtensionContext) -> None:
-        if isinstance(event, ToolCallEvent):
-            self.outbox.put(tool_running(event.info.call.id))
+    def _on_tool_call(self, event: ToolCallEvent, ctx: ExtensionContext) -> None:
+        self.outbox.put(tool_running(event.info.call.id))
 
     async def start(self, *, replayed: bool = False) -> None:
         """`session_start` for the extensions; the slash commands queued. With `replayed` (load), the

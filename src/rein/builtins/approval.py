@@ -35,17 +35,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
-from typing import Literal, get_args
+from typing import Final, Literal, get_args
 
 from rein.agent import Block
 from rein.builtins import _approved
-from rein.extensions import ExtensionAPI, ExtensionContext, ToolCallEvent
+from rein.extensions import ExtensionAPI, ExtensionContext, SessionStartEvent, ToolCallEvent
 from rein.session import AgentSession
 from rein.steering import analyze
 
 ApproveMode = Literal["ask", "auto", "deny"]
 MODES: tuple[ApproveMode, ...] = get_args(ApproveMode)
-MODE_NOTICE = "approval_mode"
+MODE_NOTICE: Final = "approval_mode"
 MEANING: dict[ApproveMode, str] = {
     "ask": "bash, write and edit calls ask before they run",
     "auto": "bash, write and edit calls run without asking (steering still applies)",
@@ -145,7 +145,7 @@ class ApprovalExtension:
             MODES,
         )
 
-    def on_session_start(self, event: object, ctx: ExtensionContext) -> None:
+    def on_session_start(self, event: SessionStartEvent, ctx: ExtensionContext) -> None:
         # The same session reloaded (the web page's branch switch swaps its store) keeps its answers.
         if self.session.store.id != self._session_id:
             self.programs.clear()
@@ -179,8 +179,8 @@ class ApprovalExtension:
             return f"{may}; each such call asks you first (approve: ask)."
         return f"{may}; nobody is asked here, so those calls are denied unless you pass --approve auto."
 
-    async def on_tool_call(self, event: object, ctx: ExtensionContext) -> Block | None:
-        if not isinstance(event, ToolCallEvent) or event.info.call.name not in CHANGING:
+    async def on_tool_call(self, event: ToolCallEvent, ctx: ExtensionContext) -> Block | None:
+        if event.info.call.name not in CHANGING:
             return None
         call = event.info.call
         outcome, block = await self._decide(call.id, call.name, call.arguments, ctx)

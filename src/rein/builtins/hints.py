@@ -18,7 +18,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from rein.agent import AgentMessage, CustomMessage, ToolOutput
-from rein.extensions import ContextEvent, ExtensionAPI, ExtensionContext, ToolResultEvent
+from rein.extensions import (
+    AgentEndEvent,
+    ContextEvent,
+    ExtensionAPI,
+    ExtensionContext,
+    ToolResultEvent,
+    TurnEndEvent,
+)
 
 HINT_MESSAGE = "validation-hint"
 """The `custom_type` of the hidden hint message."""
@@ -98,19 +105,18 @@ class HintsExtension:
         rein.on("agent_end", self.on_agent_end)
         rein.on("context", self.on_context)
 
-    def on_tool_result(self, event: object, ctx: ExtensionContext) -> None:
-        if isinstance(event, ToolResultEvent):
-            self.recording.record(event.info.call.name, event.info.call.arguments, event.output)
+    def on_tool_result(self, event: ToolResultEvent, ctx: ExtensionContext) -> None:
+        self.recording.record(event.info.call.name, event.info.call.arguments, event.output)
 
-    def on_turn_end(self, event: object, ctx: ExtensionContext) -> None:
+    def on_turn_end(self, event: TurnEndEvent, ctx: ExtensionContext) -> None:
         self.hint = None if self.recording.empty() else hint_text(self.recording)
         self.recording = Batch()
 
-    def on_agent_end(self, event: object, ctx: ExtensionContext) -> None:
+    def on_agent_end(self, event: AgentEndEvent, ctx: ExtensionContext) -> None:
         self.hint = None
         self.recording = Batch()
 
-    def on_context(self, event: object, ctx: ExtensionContext) -> list[AgentMessage] | None:
-        if self.hint is None or not isinstance(event, ContextEvent):
+    def on_context(self, event: ContextEvent, ctx: ExtensionContext) -> list[AgentMessage] | None:
+        if self.hint is None:
             return None
         return [*event.messages, CustomMessage(custom_type=HINT_MESSAGE, content=self.hint, display=False)]

@@ -35,9 +35,12 @@ from types import MappingProxyType
 from rein.agent import Block
 from rein.builtins.approval import ALLOW_ONCE, DENY, MODE_NOTICE, Outcome
 from rein.extensions import (
+    AgentStartEvent,
+    ApprovalModeEvent,
     ExtensionAPI,
     ExtensionContext,
-    Notice,
+    SessionStartEvent,
+    SessionTreeEvent,
     SessionView,
     ToolCallEvent,
     ToolResultEvent,
@@ -166,7 +169,7 @@ class SteeringExtension:
         rein.on("tool_result", self.on_tool_result)
         rein.on(MODE_NOTICE, self.on_approval_mode)
 
-    def on_session_start(self, event: object, ctx: ExtensionContext) -> None:
+    def on_session_start(self, event: SessionStartEvent | SessionTreeEvent, ctx: ExtensionContext) -> None:
         self._allowed.clear()
         try:
             built = load_policy(Path(self.cwd), Path(self.home))
@@ -202,15 +205,15 @@ class SteeringExtension:
         names = {rule.name for rule in policy.rules if policy.allows_override(rule)}
         return frozenset(names | ({"unknown"} & policy.overridable))
 
-    def on_agent_start(self, event: object, ctx: ExtensionContext) -> None:
+    def on_agent_start(self, event: AgentStartEvent, ctx: ExtensionContext) -> None:
         self.agent_loop += 1
 
     def _context(self, ctx: ExtensionContext) -> Context:
         entries = SessionEntries(self.rein, ctx.session)
         return host_context(self.cwd, self.home, agent_loop=self.agent_loop, entries=entries)
 
-    def on_approval_mode(self, event: object, ctx: ExtensionContext) -> None:
-        self._read_only = isinstance(event, Notice) and event.payload == "deny"
+    def on_approval_mode(self, event: ApprovalModeEvent, ctx: ExtensionContext) -> None:
+        self._read_only = event.payload == "deny"
 
     def allowed_by_person(self, call_id: str) -> bool:
         """Whether the person allowed tool call `call_id` when a steering rule asked about it. Answers
@@ -220,8 +223,8 @@ class SteeringExtension:
         self._allowed.discard(call_id)
         return True
 
-    async def on_tool_call(self, event: object, ctx: ExtensionContext) -> Block | None:
-        if not isinstance(event, ToolCallEvent) or event.info.call.name not in _TOOLS:
+    async def on_tool_call(self, event: ToolCallEvent, ctx: ExtensionContext) -> Block | None:
+        if event.info.call.name not in _TOOLS:
             return None
         call = _call(event.info.call.name, event.info.call.arguments)
         subject = call.command if call.tool == "bash" else call.path or ""
@@ -287,8 +290,8 @@ class SteeringExtension:
                     self.decisions[index] = replace(decision, outcome="allowed")
                 return
 
-    def on_tool_result(self, event: object, ctx: ExtensionContext) -> None:
-        if not isinstance(event, ToolResultEvent) or event.info.call.name not in _TOOLS:
+    def on_tool_result(self, event: ToolResultEvent, ctx: ExtensionContext) -> None:
+        if event.info.call.name not in _TOOLS:
             return
         self._settle_result(event)
         if self.engine is None:

@@ -16,10 +16,20 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Final
 
 from rein.agent import AbortRetry, CustomMessage, StreamDelta, ToolOutput
 from rein.ai import AssistantMessage, JsonValue
-from rein.extensions import ExtensionAPI, ExtensionContext, Notice, ToolResultEvent
+from rein.extensions import (
+    ExtensionAPI,
+    ExtensionContext,
+    MessageEndEvent,
+    MessageStartEvent,
+    SessionStartEvent,
+    SessionTreeEvent,
+    ToolResultEvent,
+    TurnEndEvent,
+)
 from rein.ttsr import (
     InjectionRecord,
     MatchContext,
@@ -32,7 +42,7 @@ from rein.ttsr import (
 
 INJECTION_MESSAGE = "ttsr-injection"
 INJECTION_ENTRY = "ttsr_injection"
-TRIGGERED = "ttsr_triggered"
+TRIGGERED: Final = "ttsr_triggered"
 CUT_CHARS = 2_000
 """How much of the cut source a `ttsr_injection` record keeps: its last characters."""
 
@@ -96,7 +106,7 @@ class TtsrExtension:
         rein.on("turn_end", self.on_turn_end)
         rein.on_stream_delta(self.on_delta)
 
-    def on_session_start(self, event: object, ctx: ExtensionContext) -> None:
+    def on_session_start(self, event: SessionStartEvent | SessionTreeEvent, ctx: ExtensionContext) -> None:
         found = discover_rules(Path(self.cwd), Path(self.home), builtin=self.settings.builtin_rules)
         for issue in found.issues:
             head = (
@@ -119,8 +129,8 @@ class TtsrExtension:
         """How many times each rule fired (was injected) in this session, resumed ones included."""
         return {record.rule: record.count for record in self.manager.injection_records()}
 
-    def on_message_start(self, event: object, ctx: ExtensionContext) -> None:
-        if isinstance(event, Notice) and _assistant(event) is not None:
+    def on_message_start(self, event: MessageStartEvent, ctx: ExtensionContext) -> None:
+        if isinstance(event.payload.message, AssistantMessage):
             self.manager.reset()  # a new provider call (a new turn, or a retry): fresh buffers
             self.streamed.reset()
 
@@ -159,9 +169,9 @@ class TtsrExtension:
             avoid=tuple(m.matched for m in cut if m.matched),
         )
 
-    def on_message_end(self, event: object, ctx: ExtensionContext) -> None:
-        reply = _assistant(event) if isinstance(event, Notice) else None
-        if reply is None:
+    def on_message_end(self, event: MessageEndEvent, ctx: ExtensionContext) -> None:
+        reply = event.payload.message
+        if not isinstance(reply, AssistantMessage):
             return
         if reply.stop_reason in ("aborted", "error"):
             self.per_tool.clear()  # those tools never ran: the rules stay eligible
@@ -177,9 +187,7 @@ class TtsrExtension:
                 details={"rules": [m.name for m in pending]},
             )
 
-    def on_tool_result(self, event: object, ctx: ExtensionContext) -> ToolOutput | None:
-        if not isinstance(event, ToolResultEvent):
-            return None
+    def on_tool_result(self, event: ToolResultEvent, ctx: ExtensionContext) -> ToolOutput | None:
         matches = self.per_tool.pop(event.info.call.id, [])
         if not matches:
             return None
@@ -190,7 +198,7 @@ class TtsrExtension:
             text=f"{reminder}\n\n{output.text}", is_error=output.is_error, details=output.details
         )
 
-    def on_turn_end(self, event: object, ctx: ExtensionContext) -> None:
+    def on_turn_end(self, event: TurnEndEvent, ctx: ExtensionContext) -> None:
         self.manager.turn_completed()
 
     def _persist(self, matches: list[RuleMatch], cut: dict[str, JsonValue] | None = None) -> None:
@@ -200,8 +208,3 @@ class TtsrExtension:
         if cut is not None:
             data["cut"] = cut
         self.rein.append_entry(INJECTION_ENTRY, data)
-
-
-def _assistant(event: Notice) -> AssistantMessage | None:
-    message = getattr(event.payload, "message", None)
-    return message if isinstance(message, AssistantMessage) else None

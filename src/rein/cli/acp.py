@@ -81,7 +81,8 @@ def acp(
 
     def factory(cwd: Path, session_file: Path | None, ui: UI) -> AgentSession:
         try:
-            return session_for(dataclasses.replace(base, cwd=cwd, resume=session_file), ui)
+            resume = str(session_file) if session_file is not None else None
+            return session_for(dataclasses.replace(base, cwd=cwd, resume=resume), ui)
         except StartError as error:
             raise StartFailed(str(error)) from None
 

@@ -4,27 +4,48 @@
         rein.on("tool_call", block_rm)
         rein.register_command("hello", "Say hello", lambda args, ctx: ctx.ui.notify("hi", "info"))
 
-Event handlers receive `(event, ctx)` and may be sync or async. How results combine:
-
-- `tool_call` (ToolCallEvent): the first handler that returns a `Block` wins; a handler that raises
-  blocks too (fail closed), with the exception as the reason.
-- `tool_result` (ToolResultEvent): chained; each handler may return a replacement `ToolOutput`.
-- `context` (ContextEvent): chained; each handler may return a replacement message list.
-- `before_agent_start` (BeforeAgentStartEvent): each handler may return text appended to the system
-  prompt for this run.
-- `input` (InputEvent): the first handler that returns `Handled` consumes the input (it never reaches
-  the model); a returned string replaces it.
-- every other event (session_start, session_shutdown, agent_start/end, turn_start/end,
-  message_start/update/end, ttsr_triggered, ...): notification only; a raise is reported, not fatal.
+Event handlers receive `(event, ctx)` and may be sync or async. `on` has one overload per event name,
+typed with the event's class and what its handlers may return; the events, and how the answers of
+several handlers combine, are in `_events.EVENTS` (and the table of docs/extensions.md). A name no
+overload has is an extension's own notice (`emit`): its handlers receive a plain `Notice`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Literal, Protocol, TypeVar, overload
 
-from rein.agent import AbortRetry, AgentMessage, StreamDelta, Tool, ToolCallInfo, ToolOutput
+from rein.agent import AbortRetry, AgentMessage, Block, StreamDelta, Tool, ToolOutput
+from rein.extensions._events import (
+    AgentEndEvent,
+    AgentErrorEvent,
+    AgentStartEvent,
+    ApprovalModeEvent,
+    BeforeAgentStartEvent,
+    ContextEvent,
+    Handled,
+    InputEvent,
+    MessageEndEvent,
+    MessageStartEvent,
+    MessageUpdateEvent,
+    Notice,
+    SessionCompactEvent,
+    SessionShutdownEvent,
+    SessionStartEvent,
+    SessionSwitchedEvent,
+    SessionTreeEvent,
+    StreamRetryEvent,
+    ToolCallEvent,
+    ToolExecutionEndEvent,
+    ToolExecutionStartEvent,
+    ToolExecutionUpdateEvent,
+    ToolResultEvent,
+    TtsrTriggeredEvent,
+    TurnEndEvent,
+    TurnStartEvent,
+    check_emit,
+)
 
 Level = Literal["info", "warning", "error"]
 
@@ -83,47 +104,12 @@ class ExtensionContext:
     system_prompt: str = ""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ToolCallEvent:
-    info: ToolCallInfo
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ToolResultEvent:
-    info: ToolCallInfo
-    output: ToolOutput
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ContextEvent:
-    messages: list[AgentMessage]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class BeforeAgentStartEvent:
-    prompt: str
-    system_prompt: str
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class InputEvent:
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class Handled:
-    """An `input` handler's answer: the input was consumed (a command, a timebox keyword)."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Notice:
-    """Any other event: its name and a payload (the agent event, the fired rules, ...)."""
-
-    name: str
-    payload: object = None
-
-
-Handler = Callable[[object, ExtensionContext], object | Awaitable[object]]
+E = TypeVar("E")
+R = TypeVar("R")
+EventHandler = Callable[[E, ExtensionContext], R | Awaitable[R]]
+"""A handler of events of class `E` that answers `R`, sync or async."""
+Handler = Callable[..., object]
+"""A handler as the registry keeps it: `on` checked its event class and its answer."""
 StreamHook = Callable[[StreamDelta], AbortRetry | None]
 """Sees every streamed delta, synchronously (the hot path). The first `AbortRetry` cuts the reply."""
 CommandHandler = Callable[[str, ExtensionContext], Awaitable[None] | None]
@@ -155,7 +141,107 @@ class ExtensionAPI:
         self._registry = registry
         self._host = host
 
+    @overload
+    def on(self, event: Literal["session_start"], handler: EventHandler[SessionStartEvent, None]) -> None: ...
+
+    @overload
+    def on(
+        self, event: Literal["session_shutdown"], handler: EventHandler[SessionShutdownEvent, None]
+    ) -> None: ...
+
+    @overload
+    def on(self, event: Literal["session_tree"], handler: EventHandler[SessionTreeEvent, None]) -> None: ...
+
+    @overload
+    def on(
+        self, event: Literal["session_switched"], handler: EventHandler[SessionSwitchedEvent, None]
+    ) -> None: ...
+
+    @overload
+    def on(
+        self, event: Literal["session_compact"], handler: EventHandler[SessionCompactEvent, None]
+    ) -> None: ...
+
+    @overload
+    def on(
+        self, event: Literal["input"], handler: EventHandler[InputEvent, str | Handled | None]
+    ) -> None: ...
+
+    @overload
+    def on(
+        self, event: Literal["before_agent_start"], handler: EventHandler[BeforeAgentStartEvent, str | None]
+    ) -> None: ...
+
+    @overload
+    def on(self, event: Literal["agent_start"], handler: EventHandler[AgentStartEvent, None]) -> None: ...
+
+    @overload
+    def on(self, event: Literal["agent_end"], handler: EventHandler[AgentEndEvent, None]) -> None: ...
+
+    @overload
+    def on(self, event: Literal["turn_start"], handler: EventHandler[TurnStartEvent, None]) -> None: ...
+
+    @overload
+    def on(self, event: Literal["turn_end"], handler: EventHandler[TurnEndEvent, None]) -> None: ...
+
+    @overload
+    def on(
+        self, event: Literal["context"], handler: EventHandler[ContextEvent, list[AgentMessage] | None]
+    ) -> None: ...
+
+    @overload
+    def on(self, event: Literal["message_start"], handler: EventHandler[MessageStartEvent, None]) -> None: ...
+
+    @overload
+    def on(
+        self, event: Literal["message_update"], handler: EventHandler[MessageUpdateEvent, None]
+    ) -> None: ...
+
+    @overload
+    def on(self, event: Literal["message_end"], handler: EventHandler[MessageEndEvent, None]) -> None: ...
+
+    @overload
+    def on(self, event: Literal["tool_call"], handler: EventHandler[ToolCallEvent, Block | None]) -> None: ...
+
+    @overload
+    def on(
+        self, event: Literal["tool_execution_start"], handler: EventHandler[ToolExecutionStartEvent, None]
+    ) -> None: ...
+
+    @overload
+    def on(
+        self, event: Literal["tool_execution_update"], handler: EventHandler[ToolExecutionUpdateEvent, None]
+    ) -> None: ...
+
+    @overload
+    def on(
+        self, event: Literal["tool_execution_end"], handler: EventHandler[ToolExecutionEndEvent, None]
+    ) -> None: ...
+
+    @overload
+    def on(
+        self, event: Literal["tool_result"], handler: EventHandler[ToolResultEvent, ToolOutput | None]
+    ) -> None: ...
+
+    @overload
+    def on(self, event: Literal["stream_retry"], handler: EventHandler[StreamRetryEvent, None]) -> None: ...
+
+    @overload
+    def on(self, event: Literal["error"], handler: EventHandler[AgentErrorEvent, None]) -> None: ...
+
+    @overload
+    def on(
+        self, event: Literal["ttsr_triggered"], handler: EventHandler[TtsrTriggeredEvent, None]
+    ) -> None: ...
+
+    @overload
+    def on(self, event: Literal["approval_mode"], handler: EventHandler[ApprovalModeEvent, None]) -> None: ...
+
+    @overload
+    def on(self, event: str, handler: EventHandler[Notice, None]) -> None: ...
+
     def on(self, event: str, handler: Handler) -> None:
+        """Call `handler(event, ctx)` on each `event`, after the handlers registered before it."""
         self._registry.handlers.setdefault(event, []).append((self.name, handler))
 
     def on_stream_delta(self, hook: StreamHook) -> None:
@@ -189,7 +275,9 @@ class ExtensionAPI:
         self._host.send_message(custom_type, content, display=display, details=details or {})
 
     def emit(self, event: str, payload: object = None) -> None:
-        """Tell other extensions something happened (for example `ttsr_triggered`)."""
+        """Tell other extensions something happened (for example `ttsr_triggered`). Raises ValueError
+        for an event rein raises itself, TypeError for a built-in notice's payload of the wrong type."""
+        check_emit(event, payload)
         self._host.emit_notice(event, payload)
 
 

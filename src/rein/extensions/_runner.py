@@ -6,24 +6,22 @@ import inspect
 from collections.abc import Callable
 
 from rein.agent import AbortRetry, AgentMessage, Block, StreamDelta, ToolCallInfo, ToolOutput
-from rein.extensions._api import (
+from rein.extensions._api import ExtensionContext, Handler, Registry
+from rein.extensions._events import (
     BeforeAgentStartEvent,
     ContextEvent,
-    ExtensionContext,
     Handled,
     InputEvent,
-    Notice,
-    Registry,
     ToolCallEvent,
     ToolResultEvent,
+    notice,
 )
 
 OnError = Callable[[str, str, BaseException], None]
 """Told about every handler that raised: (extension name, event, exception)."""
 
 
-async def _call(handler: object, event: object, context: ExtensionContext) -> object:
-    assert callable(handler)
+async def _call(handler: Handler, event: object, context: ExtensionContext) -> object:
     result = handler(event, context)
     return await result if inspect.isawaitable(result) else result
 
@@ -60,7 +58,8 @@ class ExtensionRunner:
         return None
 
     async def notify(self, event: str, payload: object = None) -> None:
-        await self._each(event, Notice(name=event, payload=payload))
+        """Tell `event`'s handlers, as the class `_events.NOTICES` names for it (else a `Notice`)."""
+        await self._each(event, notice(event, payload))
 
     async def tool_call(self, info: ToolCallInfo) -> Block | None:
         for name, handler in self.registry.handlers.get("tool_call", []):

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from rein.agent import AgentEvent
 from rein.ai import AssistantMessage, TextContent, ThinkingContent
-from rein.extensions import UI, ExtensionAPI, ExtensionContext, Notice, SessionView
+from rein.extensions import UI, ExtensionAPI, ExtensionContext, SessionView
 from rein.timebox import ACTIVE, OFF, ActiveRecord, Level, Record, read_record, record_data
 
 STATUS_KEY = "timebox"
@@ -91,9 +91,10 @@ class Agent:
         self.prompt.append(extra)
 
 
-def reply_of(event: object) -> AssistantMessage | None:
-    """The assistant reply an event carries (`message_end`, `turn_end`, or a bare message)."""
-    payload = event.payload if isinstance(event, Notice) else event
+def reply_of(payload: object) -> AssistantMessage | None:
+    """The assistant reply a `message_end` or `turn_end` payload carries: the `AgentEvent`'s message, or
+    a bare reply. The check stays although the events are typed: `ExtensionRunner.notify` takes any
+    payload, and a bare reply is counted too (tests/timebox drive the runner with one)."""
     message = payload.message if isinstance(payload, AgentEvent) else payload
     return message if isinstance(message, AssistantMessage) else None
 

@@ -45,7 +45,19 @@ from rein.builtins.timebox._bridges import (
     streamed_tokens,
 )
 from rein.builtins.timebox._timer import Cancellable, Scheduler, call_later
-from rein.extensions import ExtensionAPI, ExtensionContext
+from rein.extensions import (
+    AgentEndEvent,
+    BeforeAgentStartEvent,
+    ExtensionAPI,
+    ExtensionContext,
+    MessageEndEvent,
+    SessionShutdownEvent,
+    SessionStartEvent,
+    SessionTreeEvent,
+    ToolCallEvent,
+    TurnEndEvent,
+    TurnStartEvent,
+)
 from rein.machine import run_detached, wall_clock_ms
 from rein.timebox import (
     COMPLETIONS,
@@ -162,7 +174,9 @@ class TimeboxExtension:
             self.tokens = 0
         self._carry_out(step, context)
 
-    def on_session_start(self, _event: object, context: ExtensionContext) -> None:
+    def on_session_start(
+        self, _event: SessionStartEvent | SessionTreeEvent, context: ExtensionContext
+    ) -> None:
         """Restore the newest budget. One whose time ran out while the session was closed is told
         once and recorded spent, so a branch switch or the next resume does not tell it again."""
         self._reset()
@@ -177,7 +191,7 @@ class TimeboxExtension:
         if isinstance(expired, Expired):
             store.append(ActiveRecord(budget=replace(expired.budget, active=False)))
 
-    def on_session_tree(self, event: object, context: ExtensionContext) -> None:
+    def on_session_tree(self, event: SessionTreeEvent, context: ExtensionContext) -> None:
         """Another branch: its own budget records. Nothing was closed: a budget whose time ran out
         while the session was open is restored as it is (the next turn stops), not told as expired."""
         records = Store(self._rein, context.session).load_records()
@@ -191,7 +205,7 @@ class TimeboxExtension:
         )
         self._carry_out(Step(budget=expired.budget), context)
 
-    def on_session_shutdown(self, _event: object, context: ExtensionContext) -> None:
+    def on_session_shutdown(self, _event: SessionShutdownEvent, context: ExtensionContext) -> None:
         """Memory only, except a budget whose time ran out while the session was open: it is recorded
         spent, so the next resume does not say it ran out while the session was closed."""
         budget = self.budget
@@ -201,16 +215,16 @@ class TimeboxExtension:
         self._reset()
         StatusUI(context.ui).set_status(None)
 
-    def on_before_agent_start(self, _event: object, context: ExtensionContext) -> str | None:
+    def on_before_agent_start(self, _event: BeforeAgentStartEvent, context: ExtensionContext) -> str | None:
         self._run_turns = context.session.user_message_count()
         self._warn_model = self._stopped_run = False
         step = agent_start(self.budget, now=self._clock(), usage=self._usage(context))
         return "\n\n".join(self._carry_out(step, context).prompt) or None
 
-    def on_turn_start(self, _event: object, context: ExtensionContext) -> None:
+    def on_turn_start(self, _event: TurnStartEvent, context: ExtensionContext) -> None:
         self._decide(context)
 
-    def on_tool_call(self, _event: object, context: ExtensionContext) -> Block | None:
+    def on_tool_call(self, _event: ToolCallEvent, context: ExtensionContext) -> Block | None:
         """A call asked for once the budget is spent in this run does not run (the run is aborted
         too; this keeps the call from reaching an approval prompt or a tool)."""
         if self.running and self.budget is not None and self.budget.active:
@@ -219,19 +233,19 @@ class TimeboxExtension:
             return None
         return Block(reason=f"Not run: the timebox ({summary(self.budget)}) is spent. Stop here.")
 
-    def on_agent_end(self, _event: object, _context: ExtensionContext) -> None:
+    def on_agent_end(self, _event: AgentEndEvent, _context: ExtensionContext) -> None:
         self._run_turns = None
         self._warn_model = self._stopped_run = False
 
-    def on_message_end(self, event: object, context: ExtensionContext) -> None:
+    def on_message_end(self, event: MessageEndEvent, context: ExtensionContext) -> None:
         if self._count(event, context) and self.running:
             self._decide(context)  # before the reply's tool calls run
 
-    def on_turn_end(self, event: object, context: ExtensionContext) -> None:
+    def on_turn_end(self, event: TurnEndEvent, context: ExtensionContext) -> None:
         """Count the reply if `message_end` did not; send a mid-run nudge to the model if the run goes
         on (the loop reads steering messages right after `turn_end`, before its next request)."""
         self._count(event, context)
-        reply, budget = reply_of(event), self.budget
+        reply, budget = reply_of(event.payload), self.budget
         if not self._warn_model or self._stopped_run or budget is None or reply is None:
             return
         if not reply.tool_calls:
@@ -258,9 +272,9 @@ class TimeboxExtension:
         if due:
             self._decide(context, streamed=streamed)
 
-    def _count(self, event: object, context: ExtensionContext) -> bool:
+    def _count(self, event: MessageEndEvent | TurnEndEvent, context: ExtensionContext) -> bool:
         """Add a reply's tokens once (`message_end` and `turn_end` carry the same reply)."""
-        reply = reply_of(event)
+        reply = reply_of(event.payload)
         if reply is None or reply is self._counted:
             return False
         self._counted = reply
