@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
 import typing
 from pathlib import Path
 
@@ -12,6 +14,7 @@ from rein._settings_schema import GROUPS, PROVIDERS, Group, Key, show
 from rein.ai import provider_names
 from rein.settings import SettingsFileError, SettingsKeyError, load_settings, settings_files
 from rein.ttsr import SettingsError, TtsrSettings
+from tests.plugins.installed import write_dist_info
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "settings.md"
 ALL_KEYS = [(group, key) for group in GROUPS for key in group.keys]
@@ -292,3 +295,34 @@ def test_the_docs_describe_every_group_and_key() -> None:
             assert row is not None, f"docs/settings.md has no row for [{group.name}] {key.name}"
             cells = [cell.strip() for cell in row.split("|")[1:-1]]
             assert cells[1:3] == [key.allowed, documented_default(key)], row
+
+
+def test_a_provider_an_installed_package_adds_is_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site"
+    write_dist_info(
+        site, "rein-example", {"rein.providers": {"shout": "rein_example.provider:ShoutProvider"}}
+    )
+    monkeypatch.syspath_prepend(str(site))
+    path = tmp_path / "proj/.rein/settings.toml"
+    write(path, '[rein]\nprovider = "shout"\n')
+    assert load_settings(tmp_path / "proj", tmp_path / "home") == {"rein": {"provider": "shout"}}
+    write(path, '[rein]\nprovider = "whisper"\n')
+    with pytest.raises(SettingsKeyError) as caught:
+        load_settings(tmp_path / "proj", tmp_path / "home")
+    assert str(caught.value) == (
+        f"{path}: [rein] provider must be one of anthropic, faux, local, openai, openai-responses, shout, not"
+        ' "whisper"'
+    )
+
+
+def test_a_built_in_provider_is_checked_without_reading_the_installed_packages(tmp_path: Path) -> None:
+    write(tmp_path / "proj/.rein/settings.toml", '[rein]\nprovider = "faux"\n')
+    code = (
+        "import sys; from pathlib import Path; from rein.settings import load_settings;"
+        f" print(load_settings(Path({str(tmp_path / 'proj')!r}), Path({str(tmp_path / 'home')!r})),"
+        " 'importlib.metadata' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert (done.stdout, done.stderr) == ("{'rein': {'provider': 'faux'}} False\n", "")

@@ -6,7 +6,9 @@ Standard library only: the settings are read before anything heavy is imported.
 
 The choices of `[ttsr]` and `[rein] provider` repeat values the engines and the provider registry own
 (`rein.ttsr`, `rein.ai.provider_names()`); importing them here would load those packages on every
-start, so a test checks that the two lists agree instead.
+start, so a test checks that the two lists agree instead. A provider an installed package adds (the
+`rein.providers` entry point group) is accepted too: its names are read only for a value that is not
+built in, so a file that names a built-in provider never pays for the scan.
 """
 
 from __future__ import annotations
@@ -27,10 +29,12 @@ class Key:
     default: object
     doc: str
     choices: tuple[str, ...] = ()
+    installed: str = ""
+    """An entry point group whose names a `choice` accepts too (`rein.providers`)."""
 
     @property
     def allowed(self) -> str:
-        """What the key accepts, as error messages and the docs say it."""
+        """What the key accepts, as the docs say it (`accepted` adds the installed choices)."""
         match self.kind:
             case "bool":
                 return "true or false"
@@ -44,6 +48,14 @@ class Key:
                 return "a list of names (strings)"
             case "choice":
                 return "one of " + ", ".join(self.choices)
+
+    def accepted(self) -> str:
+        """What the key accepts, as an error message says it: `allowed`, with the names installed
+        packages add after the built-in ones."""
+        if not self.installed:
+            return self.allowed
+        names = [name for name in installed_names(self.installed) if name not in self.choices]
+        return ", ".join([self.allowed, *names])
 
     def accepts(self, value: object) -> bool:
         match self.kind:
@@ -59,7 +71,16 @@ class Key:
                 items = [value] if isinstance(value, str) else value
                 return isinstance(items, list) and all(isinstance(item, str) and item for item in items)
             case "choice":
-                return isinstance(value, str) and value in self.choices
+                if not isinstance(value, str) or value in self.choices:
+                    return value in self.choices
+                return bool(self.installed) and value in installed_names(self.installed)
+
+
+def installed_names(group: str) -> tuple[str, ...]:
+    """The names installed packages declare in the entry point group `group`, sorted."""
+    import importlib.metadata  # lazy: 35 ms, paid only for a value that is not built in
+
+    return tuple(sorted({point.name for point in importlib.metadata.entry_points(group=group)}))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -83,9 +104,11 @@ REIN = Group(
             name="provider",
             kind="choice",
             choices=PROVIDERS,
+            installed="rein.providers",
             default=None,
-            doc="The provider when `--provider` is not given. Unset: the one whose API key is set"
-            " (ANTHROPIC_API_KEY, then OPENAI_API_KEY), else `local` when it is installed.",
+            doc="The provider when `--provider` is not given: a built-in one, or one an installed package"
+            " adds. Unset: the one whose API key is set (ANTHROPIC_API_KEY, then OPENAI_API_KEY), else"
+            " `local` when it is installed.",
         ),
         Key(
             name="model",

@@ -47,7 +47,7 @@ class SettingsKeyError(SettingsFileError):
         self.key = key.name
         self.value = value
         self.spec = key
-        self.problem_of_key = f"[{group}] {key.name} must be {key.allowed}, not {show(value)}"
+        self.problem_of_key = f"[{group}] {key.name} must be {key.accepted()}, not {show(value)}"
         more = "".join(f"; also {problem}" for problem in also)
         super().__init__(path, self.problem_of_key + more)
 

@@ -12,6 +12,8 @@
                     ...                           # the final message, with usage and stop reason
 
 `Provider` documents the contract (event order, exactly one final event, never raising, abort).
+A provider's body runs under it with `run_stream`, reading through a `Reader` (an abort interrupts
+a pending read).
 `FauxProvider` streams scripted replies for tests and demos; `rein.ai.testing` has a local SSE server
 that speaks each API's wire format. Providers load lazily: importing this package imports no SDK.
 """
@@ -56,8 +58,16 @@ from rein.ai._messages import (
 )
 from rein.ai._overflow import Overflow, context_overflow
 from rein.ai._registry import default_model, get_provider, provider_names, stream
-from rein.ai._stream import AbortSignal, AssistantStream, Provider, StreamFn, StreamOptions
-from rein.ai.errors import AiError, MessageFormatError, ProviderError, UnknownProviderError
+from rein.ai._stream import (
+    AbortSignal,
+    AssistantStream,
+    Provider,
+    Reader,
+    StreamFn,
+    StreamOptions,
+    run_stream,
+)
+from rein.ai.errors import AiError, MessageFormatError, ProviderError, ProviderLoadError, UnknownProviderError
 from rein.ai.providers.faux import FauxProvider, FauxReply
 
 __all__ = [
@@ -83,6 +93,8 @@ __all__ = [
     "Overflow",
     "Provider",
     "ProviderError",
+    "ProviderLoadError",
+    "Reader",
     "StartEvent",
     "StopReason",
     "StreamFn",
@@ -111,5 +123,6 @@ __all__ = [
     "message_from_json",
     "message_to_json",
     "provider_names",
+    "run_stream",
     "stream",
 ]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rein.builtins._tree_view import CURRENT_MARK
 from rein.builtins.approval import ApprovalExtension, ApproveMode, approve_mode
-from rein.builtins.commands import DEFAULT_MODELS, CommandsExtension
+from rein.builtins.commands import DEFAULT_MODELS, CommandsExtension, provider_default
 from rein.builtins.hints import HintsExtension
 from rein.builtins.steering import SteeringExtension
 from rein.builtins.timebox import TimeboxExtension
@@ -72,4 +72,5 @@ __all__ = [
     "SteeringExtension",
     "TtsrExtension",
     "load_extensions",
+    "provider_default",
 ]

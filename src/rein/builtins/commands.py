@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rein._settings_schema import PROVIDERS
 from rein.ai import Model, UnknownProviderError, default_model, get_provider, provider_names
 from rein.builtins._compact_command import CompactCommand
 from rein.builtins._session_commands import SessionCommands
@@ -25,8 +26,15 @@ from rein.builtins.ttsr import TtsrExtension
 from rein.extensions import ExtensionAPI, ExtensionContext
 from rein.session import AgentSession
 
-DEFAULT_MODELS = {name: default_model(name) for name in provider_names() if name != "faux"}
-"""Each provider's default model: what `/model <provider>` switches to, and `/model`'s completions."""
+DEFAULT_MODELS = {name: default_model(name) for name in PROVIDERS if name != "faux"}
+"""Each built-in provider's default model: `/model`'s completions. Installed providers are not listed
+here (reading the installed packages costs every start); `/model <name>` still finds them."""
+
+
+def provider_default(name: str) -> str:
+    """The model a provider named alone gets (`/model NAME`, `rein --provider NAME`): a built-in's
+    default ("" for faux, whose scripts need none), else what an installed provider declares."""
+    return DEFAULT_MODELS.get(name, "") if name in PROVIDERS else default_model(name)
 
 RECENT_SHOWN = 10
 """How many of steering's latest decisions `/steering` shows."""
@@ -145,7 +153,7 @@ def _parse_model(text: str, current: str) -> tuple[str, str]:
     if slash and head in provider_names():
         return head, tail
     if text in provider_names():
-        return text, DEFAULT_MODELS.get(text, "")
+        return text, provider_default(text)
     return current, text
 
 

@@ -29,9 +29,17 @@ from rich.console import Console
 from rein import tui
 from rein.agent import AgentEvent
 from rein.agent.tools import builtin_tools, system_prompt
-from rein.ai import AssistantMessage, Model, Provider, StreamOptions, UnknownProviderError, get_provider
+from rein.ai import (
+    AssistantMessage,
+    Model,
+    Provider,
+    ProviderLoadError,
+    StreamOptions,
+    UnknownProviderError,
+    get_provider,
+)
 from rein.ai.providers.local_files import INSTALL_HINT
-from rein.builtins import DEFAULT_MODELS, load_extensions
+from rein.builtins import load_extensions, provider_default
 from rein.cli._agent_app import AgentOptions, parse
 from rein.cli._provider import NoProvider, choose_provider
 from rein.cli._render import Printer, TerminalUI, event_json
@@ -84,7 +92,7 @@ def build(options: AgentOptions, ui: UI) -> AgentSession:
     else:
         provider_name = choose_provider(options.provider, general)
         provider = get_provider(provider_name)
-        model_id = options.model or general.get("model") or DEFAULT_MODELS.get(provider_name, "default")
+        model_id = options.model or general.get("model") or provider_default(provider_name) or "default"
         base_url = options.base_url or general.get("base_url")
         model = Model(provider=provider_name, id=str(model_id), base_url=str(base_url) if base_url else None)
     if provider_name == "local" and not options.provider and "provider" not in general:
@@ -257,7 +265,7 @@ def session_for(options: AgentOptions, ui: UI) -> AgentSession:
     except OSError as error:  # a session file that cannot be read, a --cwd that is not there
         where = f"{error.filename}: " if error.filename else ""
         raise StartError(f"{where}{error.strerror or error}", 2) from None
-    except (NoProvider, SettingsFileError, SessionError, UnknownProviderError) as error:
+    except (NoProvider, SettingsFileError, SessionError, UnknownProviderError, ProviderLoadError) as error:
         raise StartError(str(error), 2) from None
     except ImportError as error:  # a provider whose optional dependency is missing
         raise StartError(f"the local model cannot load ({error}): {INSTALL_HINT}", 2) from None

@@ -62,9 +62,18 @@ def not_a_file(path: Path) -> str | None:
     return None
 
 
+PLUGIN_ENTRY_POINTS = "rein.steering"
+"""The entry point group of installed steering plugins: `name = "pkg.module"` (a module that defines
+`plugin`) or `name = "pkg.module:plugin"` (the `Plugin` itself)."""
+
+
 def _load_plugin(spec: str, base: Path, file: str) -> Plugin:
-    """A plugin is a module path (`mypkg.steering`) or a `.py` file relative to the config file's
-    directory; it must define `plugin = Plugin(...)`."""
+    """A plugin is a `.py` file relative to the config file's directory, the name of an installed
+    package's plugin (the `rein.steering` entry point group), or a module path (`mypkg.steering`);
+    its module must define `plugin = Plugin(...)`."""
+    installed = None if spec.endswith(".py") else _installed_plugin(spec, file)
+    if installed is not None:
+        return installed
     try:
         if spec.endswith(".py"):
             problem = not_a_file(base / spec)
@@ -86,6 +95,23 @@ def _load_plugin(spec: str, base: Path, file: str) -> Plugin:
     if not isinstance(plugin, Plugin):
         raise ConfigError(f"plugin {spec!r} must define `plugin = Plugin(...)`", file=file)
     return plugin
+
+
+def _installed_plugin(spec: str, file: str) -> Plugin | None:
+    """The plugin an installed package declares under the name `spec`, or None when none does."""
+    import importlib.metadata  # lazy: 35 ms, paid only by a config that names plugins
+
+    for point in importlib.metadata.entry_points(group=PLUGIN_ENTRY_POINTS, name=spec):
+        where = f"plugin {spec!r} (entry point {point.value})"
+        try:
+            loaded = point.load()
+        except Exception as error:
+            raise ConfigError(f"{where} failed to import: {error}", file=file) from error
+        plugin = loaded if isinstance(loaded, Plugin) else getattr(loaded, "plugin", None)
+        if not isinstance(plugin, Plugin):
+            raise ConfigError(f"{where} must name a `Plugin` or a module that defines `plugin`", file=file)
+        return plugin
+    return None
 
 
 def parse_layer(text: str, file: str, *, base: Path | None = None) -> Layer:

@@ -1,0 +1,1 @@
+"""Providers and steering plugins from installed packages: an example package, made installed."""
