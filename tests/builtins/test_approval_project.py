@@ -206,3 +206,25 @@ def test_saving_escapes_what_toml_needs_and_appends(tmp_path: Path) -> None:
     approved = load(str(tmp_path))
     assert approved.problems == () and approved.tools == {"edit"}
     assert approved.commands == set(argvs)
+
+
+def test_a_call_on_reins_own_files_is_asked_every_time(harness: MakeHarness) -> None:
+    # Echo and write were allowed for the session, and echo for the project: a call that touches
+    # `.rein/` (where the approvals, rules and settings live) still asks, and cannot be saved.
+    save_line = "echo '[[allow]]' >> .rein/approved.toml"
+    script = [
+        [bash("1", "echo hi")],
+        [write("2", "notes.txt")],
+        [bash("3", save_line)],
+        [write("4", ".rein/settings.toml")],
+        [bash("5", "echo hi")],
+        [TextContent(text="ok")],
+    ]
+    h = harness(script, approve="ask")
+    h.ui.answers = [ALLOW_PROJECT, ALLOW_SESSION, DENY, "", DENY, ""]
+    results = run(h, "go")
+    assert [r.is_error for r in results] == [False, False, True, True, False]
+    questions = [options for _, options in h.ui.asked if options]  # a denial's reason is asked too
+    assert questions == [PROJECT_OPTIONS, PROJECT_OPTIONS, OPTIONS, OPTIONS]  # no "always" for .rein/
+    # the last echo was saved for the project: no fifth question
+    assert not (h.project / ".rein" / "settings.toml").exists()

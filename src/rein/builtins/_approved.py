@@ -77,6 +77,21 @@ def inside(cwd: str, path: object) -> bool:
     return (root / path).resolve().is_relative_to(root)
 
 
+def names_config(tool: str, args: Mapping[str, object], *, cwd: str, home: str) -> bool:
+    """Whether a call may change rein's own settings, rules or approvals (a `.rein/` folder of the
+    project or the home). Such a call is asked about every time, and never saved: an answer given
+    for other calls must not let the agent widen what it may do. For bash the test is the text (any
+    mention of `.rein`): it asks more often, never less."""
+    if tool == "bash":
+        command = args.get("command")
+        return isinstance(command, str) and ".rein" in command
+    path = args.get("path")
+    if not isinstance(path, str) or not path:
+        return False
+    target = (Path(cwd) / Path(path).expanduser()).resolve()
+    return any(target.is_relative_to((Path(base) / ".rein").resolve()) for base in (cwd, home))
+
+
 def load(cwd: str) -> Approved:
     """The project's entries; none when there is no file. Never raises: a file that cannot be read
     or parsed allows nothing and says why in `problems` (approval then asks as before)."""

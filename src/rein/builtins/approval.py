@@ -209,8 +209,11 @@ class ApprovalExtension:
             saved = _approved.command_argvs(command, cwd=self.session.cwd, home=self.home)
         elif not _approved.inside(self.session.cwd, args.get("path")):
             saved = None
+        config = _approved.names_config(tool, args, cwd=self.session.cwd, home=self.home)
+        if config:
+            saved = None  # rein's own files: asked every time, never saved
         async with self._asking:
-            if self._remembered(tool, remember):
+            if not config and self._remembered(tool, remember):
                 return "approved earlier (session)", None
             if saved is not None and self._saved(tool, saved, ctx):
                 return "approved earlier (project)", None

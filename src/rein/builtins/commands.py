@@ -36,6 +36,7 @@ def provider_default(name: str) -> str:
     default ("" for faux, whose scripts need none), else what an installed provider declares."""
     return DEFAULT_MODELS.get(name, "") if name in PROVIDERS else default_model(name)
 
+
 RECENT_SHOWN = 10
 """How many of steering's latest decisions `/steering` shows."""
 
