@@ -32,8 +32,8 @@ from tests.server.helpers import running_server
 
 from bench._common import percentile
 from bench.server import CONTEXT, entry
+from rein.protocol import CHUNK_ENDPOINT, chunk_checksum, js_json
 from rein.server._json_bounds import BYTES_PER_CONTAINER, MAX_DEPTH, MIN_CONTAINERS
-from rein.session.remote._protocol import CHUNK_ENDPOINT, chunk_checksum, js_json
 
 PROBE_EVERY = 0.002
 MARGIN = 0.05

@@ -44,8 +44,8 @@ from tests.server.helpers import running_server
 from tests.server.pg import new_database, start_postgres
 
 from bench._common import percentile
+from rein.protocol import js_json, next_tree_hash, prefix_hashes
 from rein.session.remote import ServerTransport, TreeSync
-from rein.session.remote._protocol import js_json, next_tree_hash, prefix_hashes
 
 PHASES = ((1, 300), (10, 60), (100, 10))
 SCALE_SERVERS = (1, 3)

@@ -28,7 +28,7 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from rein.session.remote._protocol import js_json
+from rein.protocol import js_json
 from tests.server.helpers import free_port, kill9, running_server, server_log
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "server.md"

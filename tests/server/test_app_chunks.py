@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from rein.session.remote._protocol import chunk_checksum, tree_hash
+from rein.protocol import chunk_checksum, tree_hash
 from tests.server.helpers import free_port, kill9, running_server
 
 pytestmark = pytest.mark.slow

@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from rein.session.remote._protocol import chunk_checksum
+from rein.protocol import chunk_checksum
 from tests.cli.helpers import rein_env
 from tests.server.helpers import process_of, running_server, server_log
 

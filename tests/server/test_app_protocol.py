@@ -10,8 +10,8 @@ from pathlib import Path
 import httpx2
 import pytest
 
+from rein.protocol import EMPTY_TREE_HASH, static_context_hash, tree_hash
 from rein.server._app import OPERATIONS
-from rein.session.remote._protocol import EMPTY_TREE_HASH, static_context_hash, tree_hash
 from tests.server.helpers import running_server
 
 pytestmark = pytest.mark.slow

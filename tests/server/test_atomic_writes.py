@@ -17,8 +17,8 @@ from pathlib import Path
 import httpx2
 import pytest
 
+from rein.protocol import EMPTY_TREE_HASH, js_json, tree_hash
 from rein.server.store import Change, RevisionConflict, Store, WriterFenced
-from rein.session.remote._protocol import EMPTY_TREE_HASH, js_json, tree_hash
 from tests.server.conftest import StoreCase
 from tests.server.helpers import running_server
 from tests.server.pg import execute

@@ -22,7 +22,7 @@ from typing import Protocol
 import httpx2
 import pytest
 
-from rein.session.remote._protocol import tree_hash
+from rein.protocol import tree_hash
 from tests.server.cluster import Cluster, running_cluster, send
 from tests.server.pg import Postgres, running_postgres
 from tests.server.test_cluster import FAUX, RUN_LEASE_SECONDS, body_of, sse_events

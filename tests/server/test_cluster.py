@@ -19,7 +19,7 @@ import httpx2
 import pytest
 from playwright.sync_api import expect
 
-from rein.session.remote._protocol import tree_hash
+from rein.protocol import tree_hash
 from tests.server.cluster import running_cluster, send
 from tests.server.helpers import process_of
 from tests.server.pg import new_database, running_postgres

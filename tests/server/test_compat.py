@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import httpx2
 import pytest
 
-from rein.session.remote._protocol import js_json
+from rein.protocol import js_json
 from tests.server.compat import Replayer, Scenario, load_scenarios
 from tests.server.compat._replay import match
 from tests.server.conftest import BACKENDS

@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from rein.session.remote._protocol import js_json, tree_hash
+from rein.protocol import js_json, tree_hash
 from tests.server.helpers import running_server
 from tests.server.pg import new_database
 from tests.server.test_faults import CONTEXT, JSON, JsonObject, entries_of, entry, history, post

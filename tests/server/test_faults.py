@@ -22,8 +22,7 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from rein.session.remote import Reconciled, ServerTransport, TreeSync
-from rein.session.remote._protocol import (
+from rein.protocol import (
     CHUNK_ENDPOINT,
     DIVERGENCE_CODES,
     chunk_checksum,
@@ -31,6 +30,7 @@ from rein.session.remote._protocol import (
     prefix_hashes,
     tree_hash,
 )
+from rein.session.remote import Reconciled, ServerTransport, TreeSync
 from tests.server.helpers import free_port, kill9, running_server
 
 pytestmark = pytest.mark.slow

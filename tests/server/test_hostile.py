@@ -19,8 +19,8 @@ from urllib.parse import urlsplit
 import httpx2
 import pytest
 
+from rein.protocol import CHUNK_ENDPOINT, chunk_checksum, tree_hash
 from rein.server._json_bounds import MAX_DEPTH
-from rein.session.remote._protocol import CHUNK_ENDPOINT, chunk_checksum, tree_hash
 from tests.server.helpers import running_server
 from tests.server.pg import execute, new_database
 

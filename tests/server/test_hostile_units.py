@@ -15,13 +15,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rein.protocol import chunk_checksum, js_json
+from rein.protocol._json import _encode
 from rein.server._chunks import ChunkReceiver
 from rein.server._errors import ProtocolError
 from rein.server._json_bounds import BYTES_PER_CONTAINER, MAX_DEPTH, MIN_CONTAINERS, json_problem
 from rein.server._metrics import Metrics
 from rein.server._validate import Body, parse_body, query_int
 from rein.server.store import ChunkRow, SqliteStore
-from rein.session.remote._protocol import _encode, chunk_checksum, js_json
 
 TRICKY_TEXT = st.text(alphabet=st.sampled_from('[]{}"\\,:ab0.e+-😀\n'), max_size=12)
 json_values = st.recursive(

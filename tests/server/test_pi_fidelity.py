@@ -16,7 +16,7 @@ import httpx2
 import pytest
 
 from rein.ai.testing import openai_http_error
-from rein.session.remote._protocol import EMPTY_TREE_HASH, chain_hash, sha256_hex
+from rein.protocol import EMPTY_TREE_HASH, chain_hash, sha256_hex
 from tests.server.helpers import running_server
 from tests.tui.sse_thread import ServerThread
 from tests.tui.sse_thread import text as text_reply

@@ -17,10 +17,10 @@ from pathlib import Path
 import httpx2
 import pytest
 
+from rein.protocol import chunk_checksum
 from rein.server._config import load_config
 from rein.server._errors import ProtocolError
 from rein.server._receive import PARTIAL, save_upload, user_folder
-from rein.session.remote._protocol import chunk_checksum
 from tests.server.helpers import running_server
 
 DIR = {"path": "", "type": "directory"}

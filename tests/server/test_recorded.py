@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rein.session.remote._protocol import tree_hash
+from rein.protocol import tree_hash
 from tests.server.compat._recorded import (
     RECORDED,
     JsonObject,

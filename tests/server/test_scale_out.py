@@ -13,8 +13,8 @@ from pathlib import Path
 import httpx2
 import pytest
 
+from rein.protocol import EMPTY_TREE_HASH, js_json, next_tree_hash, tree_hash
 from rein.server.store import Change, EntryRow, Lease, PostgresStore, SessionRow, WriterFenced
-from rein.session.remote._protocol import EMPTY_TREE_HASH, js_json, next_tree_hash, tree_hash
 from tests.server.helpers import running_server
 from tests.server.pg import new_database
 from tests.server.test_faults import CONTEXT, JSON, JsonObject, entries_of, entry, history, post

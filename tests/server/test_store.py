@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rein.protocol import EMPTY_TREE_HASH, next_tree_hash
 from rein.server.store import (
     Change,
     ChunkRow,
@@ -37,7 +38,6 @@ from rein.server.store import (
     open_store,
 )
 from rein.server.store._schema import SCHEMA_VERSION
-from rein.session.remote._protocol import EMPTY_TREE_HASH, next_tree_hash
 from tests.server.conftest import StoreCase
 from tests.server.pg import execute
 

@@ -11,8 +11,7 @@ import os
 import time
 from pathlib import Path
 
-from rein.hooks._control import Status, start, status, stop
-from rein.hooks._daemon import IDLE, serve
+from rein.hooks import IDLE, Status, serve, start, status, stop
 
 
 def _shown(running: Status) -> str:

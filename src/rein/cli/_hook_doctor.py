@@ -8,10 +8,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rein.hooks._control import start
-from rein.hooks._doctor import ALLOWED, DENIED, UNKNOWN_EXIT, installed, pre_tool, probe, stale
-from rein.hooks._install import SETTINGS, Scope
-from rein.hooks._trust import module
+from rein.hooks import (
+    ALLOWED,
+    DENIED,
+    SETTINGS,
+    UNKNOWN_EXIT,
+    Scope,
+    installed,
+    module,
+    pre_tool,
+    probe,
+    stale,
+    start,
+)
 
 
 def run(host: str, scope: Scope) -> int:

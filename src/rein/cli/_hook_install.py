@@ -13,10 +13,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from rein.hooks._compile import compile_hook_path
-from rein.hooks._install import SETTINGS, Scope, install, uninstall
-from rein.hooks._trust import Trust, module
-from rein.hooks.errors import InstallError
+from rein.hooks import SETTINGS, InstallError, Scope, Trust, compile_hook_path, install, module, uninstall
 
 
 def _trusted(host: str, path: Path, scope: Scope, trust: bool, was: Trust | None) -> Trust | None:

@@ -11,8 +11,7 @@ import importlib
 import os
 import sys
 
-from rein.hooks import HOSTS
-from rein.hooks._client import answer, enabled
+from rein.hooks import HOSTS, answer, enabled
 
 USAGE = 2
 

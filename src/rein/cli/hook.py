@@ -30,7 +30,7 @@ from rein.cli._help import HelpPage, render, usage_error, wants_help
 from rein.hooks import HOSTS
 
 if TYPE_CHECKING:
-    from rein.hooks._run import Answer, Event
+    from rein.hooks import Answer, Event
 
 ACTIONS = ("install", "uninstall")
 SUBCOMMANDS = (*ACTIONS, "doctor", "daemon")

@@ -11,6 +11,10 @@ each host's module, loaded on demand, and the other public names load their modu
     handle(host, event, stdin, home=...)  -> Answer (stdout, stderr, exit code); never raises
     SessionEntries(session_path(home, host, session_id))   the per-session EntryStore
     install(host, scope=..., cwd=..., home=...)            -> Change (path, before, after)
+    start(home) / status(home) / stop(home); serve(home)   the hook daemon: control it; run it
+    answer(host, event, stdin, home)                       the daemon's answer to a hook call, or None
+    probe(host, command, hook, cwd), installed(...)        `rein hook doctor`'s checks
+    module(host)                                           the host's trust check of installed hooks, or None
 """
 
 from __future__ import annotations
@@ -20,9 +24,15 @@ import importlib
 TYPE_CHECKING = False  # typing itself costs a hook process milliseconds; mypy reads this name
 
 if TYPE_CHECKING:
-    from rein.hooks._install import Change, install, settings_path, uninstall
+    from rein.hooks._client import answer, enabled
+    from rein.hooks._compile import compile_hook_path
+    from rein.hooks._control import Status, start, status, stop
+    from rein.hooks._daemon import IDLE, serve
+    from rein.hooks._doctor import ALLOWED, DENIED, UNKNOWN_EXIT, installed, pre_tool, probe, stale
+    from rein.hooks._install import SETTINGS, Change, Scope, install, settings_path, uninstall
     from rein.hooks._run import Answer, Event, Outcome, Request, handle
     from rein.hooks._store import SessionEntries, safe_name, session_path
+    from rein.hooks._trust import Trust, module
     from rein.hooks.errors import HookError, InstallError, PayloadError
 
 HOSTS: dict[str, str] = {
@@ -46,13 +56,38 @@ _LAZY: dict[str, str] = {
     "install": "rein.hooks._install",
     "settings_path": "rein.hooks._install",
     "uninstall": "rein.hooks._install",
+    "SETTINGS": "rein.hooks._install",
+    "Scope": "rein.hooks._install",
+    "compile_hook_path": "rein.hooks._compile",
+    "Trust": "rein.hooks._trust",
+    "module": "rein.hooks._trust",
+    "Status": "rein.hooks._control",
+    "start": "rein.hooks._control",
+    "status": "rein.hooks._control",
+    "stop": "rein.hooks._control",
+    "IDLE": "rein.hooks._daemon",
+    "serve": "rein.hooks._daemon",
+    "answer": "rein.hooks._client",
+    "enabled": "rein.hooks._client",
+    "ALLOWED": "rein.hooks._doctor",
+    "DENIED": "rein.hooks._doctor",
+    "UNKNOWN_EXIT": "rein.hooks._doctor",
+    "installed": "rein.hooks._doctor",
+    "pre_tool": "rein.hooks._doctor",
+    "probe": "rein.hooks._doctor",
+    "stale": "rein.hooks._doctor",
     "HookError": "rein.hooks.errors",
     "InstallError": "rein.hooks.errors",
     "PayloadError": "rein.hooks.errors",
 }
 
 __all__ = [
+    "ALLOWED",
+    "DENIED",
     "HOSTS",
+    "IDLE",
+    "SETTINGS",
+    "UNKNOWN_EXIT",
     "Answer",
     "Change",
     "Event",
@@ -61,12 +96,27 @@ __all__ = [
     "Outcome",
     "PayloadError",
     "Request",
+    "Scope",
     "SessionEntries",
+    "Status",
+    "Trust",
+    "answer",
+    "compile_hook_path",
+    "enabled",
     "handle",
     "install",
+    "installed",
+    "module",
+    "pre_tool",
+    "probe",
     "safe_name",
+    "serve",
     "session_path",
     "settings_path",
+    "stale",
+    "start",
+    "status",
+    "stop",
     "uninstall",
 ]
 

@@ -1,50 +1,14 @@
-"""The session server's wire protocol, shared by `rein serve` and `rein --server`: hashes, error codes,
-failure phases and the chunk envelope, as the pi-server fork defines them (so either side talks to the
-other's peer).
-
-Hashes are SHA-256 over JavaScript's `JSON.stringify` of the value, key order as sent: a client and a
-server that disagree on one byte of the encoding disagree on every tree hash, so both sides encode with
-`js_json` and never with `json.dumps` defaults.
-"""
+"""JavaScript's `JSON.stringify` in Python: the one encoding every hash of the wire protocol is taken
+over, since a client and a server that disagree on one byte of it disagree on every tree hash (so both
+sides encode with `js_json`, never with `json.dumps` defaults)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
-from typing import Final, Literal, TypeAlias
-
-EMPTY_TREE_HASH: Final = hashlib.sha256(b"pi-tree-v1").hexdigest()
-CHUNK_ENDPOINT: Final = "/api/request/chunk"
-CHUNK_TARGETS: Final = frozenset({
-    "/api/session/init", "/api/session/update", "/api/session/sync", "/api/session/append",
-    "/api/session/tree/sync", "/api/session/tree/append", "/api/session/tree/switch",
-    "/api/session/compact", "/api/stream", "/api/receive",
-})  # fmt: skip
-"""The endpoints a chunked request may complete into (the fork's list)."""
-
-ErrorCode: TypeAlias = Literal[
-    "SESSION_NOT_FOUND", "SESSION_NO_STATIC_CONTEXT", "PARENT_ENTRY_NOT_FOUND", "LEAF_ID_NOT_FOUND",
-    "ENTRY_ALREADY_EXISTS", "INVALID_REQUEST", "REQUIRED_FIELD_MISSING", "RUN_NOT_FOUND",
-    "RUN_IN_PROGRESS", "INTERNAL_ERROR", "UNAUTHORIZED", "RATE_LIMITED", "REQUEST_TOO_LARGE",
-    "WRITER_FENCED",
-]  # fmt: skip
-"""The fork's codes, and rein's own for what the fork does not check (auth, limits, leases)."""
-
-DIVERGENCE_CODES: Final[frozenset[str]] = frozenset(
-    {"PARENT_ENTRY_NOT_FOUND", "LEAF_ID_NOT_FOUND", "ENTRY_ALREADY_EXISTS"}
-)
-"""An append or switch refused because the server's tree is not the client's: reconcile from history."""
-MISSING_STATE_CODES: Final[frozenset[str]] = DIVERGENCE_CODES | {
-    "SESSION_NOT_FOUND",
-    "SESSION_NO_STATIC_CONTEXT",
-}
-"""The server lost or never had the session (a restart, another server): init again, then retry once."""
-
-Phase: TypeAlias = Literal["session_init", "tree_sync", "provider_stream", "history_reconcile", "compact"]
-"""Where a server call failed. Only `provider_stream` failures enter the model retry logic."""
+from collections.abc import Mapping
+from typing import Final
 
 
 def js_json(value: object) -> str:
@@ -155,54 +119,3 @@ def _number(value: float) -> str:
     exponent = n - 1
     shown = digits[0] + ("." + digits[1:] if k > 1 else "")
     return f"{sign}{shown}e{'+' if exponent >= 0 else '-'}{abs(exponent)}"
-
-
-def sha256_hex(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def entry_hash(entry: Mapping[str, object]) -> str:
-    """The hash of one wire entry (pi's `hashPiServerTreeEntry`)."""
-    return sha256_hex(js_json(entry))
-
-
-def next_tree_hash(previous: str, entry: Mapping[str, object]) -> str:
-    """The tree hash after appending `entry` to a tree whose hash is `previous`: O(1) per append."""
-    return chain_hash(previous, js_json(entry))
-
-
-def chain_hash(previous: str, text: str) -> str:
-    """`next_tree_hash` of an entry already encoded as `js_json` gives `text`."""
-    return sha256_hex(f"{previous}:{sha256_hex(text)}")
-
-
-def prefix_hashes(entries: Sequence[Mapping[str, object]]) -> list[str]:
-    """`[hash of the first 0 entries, of the first 1, ..., of all]`: the hash of every prefix."""
-    hashes = [EMPTY_TREE_HASH]
-    for entry in entries:
-        hashes.append(next_tree_hash(hashes[-1], entry))
-    return hashes
-
-
-def tree_hash(entries: Sequence[Mapping[str, object]]) -> str:
-    return prefix_hashes(entries)[-1]
-
-
-def static_context_hash(system_prompt: str | None, tools: Sequence[Mapping[str, object]] | None) -> str:
-    """SHA-256 over canonical `{systemPrompt, tools: [{name, description, parameters}]}`; a field the
-    client left out stays out, as `JSON.stringify` drops undefined."""
-    canonical: dict[str, object] = {}
-    if system_prompt is not None:
-        canonical["systemPrompt"] = system_prompt
-    if tools is not None:
-        canonical["tools"] = [_tool(tool) for tool in tools]
-    return sha256_hex(js_json(canonical))
-
-
-def _tool(tool: Mapping[str, object]) -> dict[str, object]:
-    return {key: tool[key] for key in ("name", "description", "parameters") if key in tool}
-
-
-def chunk_checksum(chunk: str) -> str:
-    """The envelope's `sha256`: of the chunk string as sent (base64 text), not of the decoded bytes."""
-    return sha256_hex(chunk)

@@ -23,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from rein.protocol import CHUNK_ENDPOINT
 from rein.server import _handlers as h
 from rein.server._chunks import Assembled, ChunkReceiver
 from rein.server._config import ServerConfig, is_loopback
@@ -47,7 +48,6 @@ from rein.server.store import (
     open_store,
 )
 from rein.server.web import Buses, RunHost, SecurityMiddleware, new_csrf_token, web_routes
-from rein.session.remote._protocol import CHUNK_ENDPOINT
 
 PostHandler = Callable[[Request, str, Body], Awaitable[Response]]
 GetHandler = Callable[[Request, str], Awaitable[Response]]

@@ -25,11 +25,11 @@ import time
 import weakref
 from dataclasses import dataclass
 
+from rein.protocol import CHUNK_TARGETS, chunk_checksum
 from rein.server._errors import ProtocolError, invalid
 from rein.server._metrics import Metrics
 from rein.server._validate import SHA256_HEX, Body, integer, string
 from rein.server.store import ChunkRow, CompletedRequest, Store
-from rein.session.remote._protocol import CHUNK_TARGETS, chunk_checksum
 
 PENDING_TTL_MS = 5 * 60 * 1000
 COMPLETED_TTL_MS = 60 * 1000

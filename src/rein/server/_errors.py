@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Literal, TypeAlias
 
+from rein.protocol import ErrorCode
 from rein.server._json_response import JsonResponse
-from rein.session.remote._protocol import ErrorCode
 
 WebCode: TypeAlias = Literal["NO_RUN", "QUESTION_NOT_FOUND", "CSRF_FAILED", "HOST_REFUSED", "NO_DIRECTORY"]
 """The web page's own codes (`rein.server.web`): beyond the protocol's, never sent to a pi client."""

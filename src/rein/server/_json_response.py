@@ -9,7 +9,7 @@ import json
 
 from starlette.responses import JSONResponse
 
-from rein.session.remote._protocol import js_surrogates
+from rein.protocol import js_surrogates
 
 
 class JsonResponse(JSONResponse):

@@ -14,9 +14,9 @@ from collections.abc import Mapping
 
 from starlette.requests import Request
 
+from rein.protocol import CHUNK_ENDPOINT
 from rein.server._config import ServerConfig
 from rein.server._errors import ProtocolError
-from rein.session.remote._protocol import CHUNK_ENDPOINT
 
 SINGLE_TOKEN_OWNER = "default"
 

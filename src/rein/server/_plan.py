@@ -10,10 +10,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from rein.protocol import EMPTY_TREE_HASH, js_json, static_context_hash
 from rein.server._errors import ProtocolError
 from rein.server._view import Entry, SessionView
 from rein.server.store import SessionRow
-from rein.session.remote._protocol import EMPTY_TREE_HASH, js_json, static_context_hash
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,12 +34,12 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import Response
 
+from rein.protocol import js_json
 from rein.server._config import ServerConfig
 from rein.server._errors import ProtocolError
 from rein.server._json_response import JsonResponse
 from rein.server._limits import SINGLE_TOKEN_OWNER
 from rein.server._validate import Body
-from rein.session.remote._protocol import js_json
 
 PARTIAL = ".partial"
 """Where uploads are written before their move: no user folder can have this name."""

@@ -26,6 +26,7 @@ import random
 import time
 from collections.abc import Sequence
 
+from rein.protocol import EMPTY_TREE_HASH, chain_hash, js_json
 from rein.server._errors import ProtocolError
 from rein.server._metrics import Metrics
 from rein.server._plan import (
@@ -48,7 +49,6 @@ from rein.server.store import (
     Store,
     WriterFenced,
 )
-from rein.session.remote._protocol import EMPTY_TREE_HASH, chain_hash, js_json
 
 DEADLINE = 10.0
 """Seconds a contended write is retried before the client is refused."""

@@ -47,9 +47,7 @@ from rein.ai import (
 )
 from rein.server._errors import ProtocolError
 from rein.server._surrogates import model_safe
-from rein.session import Entry, build_context, to_agent_message
-from rein.session._codec import Malformed, decode_entry
-from rein.session._pi import PI_KEYS
+from rein.session import PI_KEYS, Entry, Malformed, build_context, decode_entry, to_agent_message
 
 _TO_PI: dict[StopReason, str] = {
     "stop": "stop", "length": "length", "tool_use": "toolUse", "error": "error", "aborted": "aborted",

@@ -18,6 +18,10 @@ files (v3, and v1/v2 read-only or migrated in memory) open as they are.
     session.require_writable()                ReadOnlySessionError for a file rein only reads
     list_sessions(home, cwd) / list_all_sessions(home)   -> [SessionInfo], newest first (rein sessions)
 
+Entries as JSON objects, in either dialect (`REIN_KEYS` for rein's files, `PI_KEYS` for pi's files and
+for the session server's wire): `decode_entry(raw, PI_KEYS)` (raises `Malformed` naming the field),
+`decode_or_unknown` (keeps what it cannot read as an `UnknownEntry`), `encode_entry(entry, PI_KEYS)`.
+
 A write that fails (disk full, read-only file system, ...) raises `SessionWriteError` naming the file;
 the file keeps every whole line written before it, and the session refuses every later write.
 
@@ -30,6 +34,7 @@ does.
 from __future__ import annotations
 
 from rein.session._agent_session import AgentSession, custom_text
+from rein.session._codec import REIN_KEYS, Keys, Malformed, decode_entry, decode_or_unknown, encode_entry
 from rein.session._context import (
     BRANCH_PREFIX,
     COMPACTION_PREFIX,
@@ -62,6 +67,7 @@ from rein.session._find import SessionNotFound, find_session
 from rein.session._fork import fork_session
 from rein.session._list import SessionInfo, list_all_sessions, list_sessions
 from rein.session._paths import SESSIONS_DIR, cwd_slug, find_latest_session, session_file_name, sessions_dir
+from rein.session._pi import PI_KEYS
 from rein.session._session import Session, timestamp
 from rein.session._tree import SessionTree, TreeView
 from rein.session.errors import (
@@ -77,6 +83,8 @@ from rein.session.errors import (
 __all__ = [
     "BRANCH_PREFIX",
     "COMPACTION_PREFIX",
+    "PI_KEYS",
+    "REIN_KEYS",
     "SESSIONS_DIR",
     "SUMMARY_SUFFIX",
     "AgentSession",
@@ -91,8 +99,10 @@ __all__ = [
     "Entry",
     "EntryEncodingError",
     "JsonObject",
+    "Keys",
     "LabelEntry",
     "LoadWarning",
+    "Malformed",
     "MessageEntry",
     "ModelChangeEntry",
     "ModelRef",
@@ -114,6 +124,9 @@ __all__ = [
     "build_context",
     "custom_text",
     "cwd_slug",
+    "decode_entry",
+    "decode_or_unknown",
+    "encode_entry",
     "find_latest_session",
     "find_session",
     "fork_session",

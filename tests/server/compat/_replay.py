@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx2
 
-from rein.session.remote._protocol import (
+from rein.protocol import (
     CHUNK_ENDPOINT,
     chunk_checksum,
     js_json,

@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 import httpx2
 
-from rein.session.remote._protocol import tree_hash
+from rein.protocol import tree_hash
 from tests.server.compat._choices import by_block, upstream_fields, without_optional
 from tests.server.compat._recorded import (
     JsonObject,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from rein.protocol import tree_hash
 from rein.session.remote import RemoteSession, ServerTransport
-from rein.session.remote._protocol import tree_hash
 
 
 def user(text: str) -> dict[str, object]:

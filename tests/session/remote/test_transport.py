@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from rein.protocol import tree_hash
 from rein.session.remote import ServerError, ServerTransport
-from rein.session.remote._protocol import tree_hash
 from tests.server.helpers import running_server
 from tests.session.remote.proxy import TcpProxy
 

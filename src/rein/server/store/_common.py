@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
+from rein.protocol import EMPTY_TREE_HASH
 from rein.server.store._base import KEEP_LEAF, Change, Lease, RevisionConflict, SessionRow, WriterFenced
-from rein.session.remote._protocol import EMPTY_TREE_HASH
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -19,6 +19,7 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
+from rein.protocol import EMPTY_TREE_HASH
 from rein.server.store import _sql as sql
 from rein.server.store._base import (
     Change,
@@ -50,7 +51,6 @@ from rein.server.store._rows import (
     update_values,
 )
 from rein.server.store._schema import INDEXES, SCHEMA_VERSION, SET_VERSION, TABLES, added_column, upgrade
-from rein.session.remote._protocol import EMPTY_TREE_HASH
 
 COLUMN_EXISTS = (
     "SELECT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "

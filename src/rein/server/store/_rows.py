@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypeVar, cast
 
+from rein.protocol import EMPTY_TREE_HASH
 from rein.server.store._base import (
     Change,
     ChunkRow,
@@ -17,7 +18,6 @@ from rein.server.store._base import (
     StoreError,
 )
 from rein.server.store._common import Plan, dump_hashes, load_hashes
-from rein.session.remote._protocol import EMPTY_TREE_HASH
 
 T = TypeVar("T")
 Row = Sequence[Any]

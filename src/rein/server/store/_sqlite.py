@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+from rein.protocol import EMPTY_TREE_HASH
 from rein.server.store import _sql as sql
 from rein.server.store._base import (
     Change,
@@ -54,7 +55,6 @@ from rein.server.store._rows import (
     update_values,
 )
 from rein.server.store._schema import INDEXES, SCHEMA_VERSION, SET_VERSION, TABLES, added_column, upgrade
-from rein.session.remote._protocol import EMPTY_TREE_HASH
 
 A = TypeVar("A")
 T = TypeVar("T")

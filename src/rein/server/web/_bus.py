@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator
 from starlette.responses import StreamingResponse
 
 from rein.ai import JsonValue
-from rein.session.remote._protocol import js_json
+from rein.protocol import js_json
 
 KEEP = 1000
 """Events kept per session for `?after=` replay."""

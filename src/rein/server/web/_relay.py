@@ -21,11 +21,11 @@ import sys
 from collections.abc import Callable, Mapping
 
 from rein.ai import JsonValue
+from rein.protocol import js_json
 from rein.server._leases import now_ms
 from rein.server._metrics import Metrics
 from rein.server.store import Store, StoreError
 from rein.server.web._bus import CLOSED, CONTROL, KEEP, Event, EventBus
-from rein.session.remote._protocol import js_json
 
 FLUSH_SECONDS = 0.02
 RETRY_SECONDS = 0.5

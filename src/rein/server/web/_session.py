@@ -8,10 +8,16 @@ from __future__ import annotations
 
 from rein.server._service import SessionService
 from rein.server._view import SessionView
-from rein.session import Entry, SessionHeader, SessionTree, timestamp
-from rein.session._codec import decode_or_unknown, encode_entry
-from rein.session._pi import PI_KEYS
-from rein.session._session import Session
+from rein.session import (
+    PI_KEYS,
+    Entry,
+    Session,
+    SessionHeader,
+    SessionTree,
+    decode_or_unknown,
+    encode_entry,
+    timestamp,
+)
 
 
 class ServerSession(Session):

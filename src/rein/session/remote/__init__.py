@@ -13,7 +13,7 @@ failures and of a 409 WRITER_FENCED); `TreeSync` is the fork's incremental sync 
 server lacks, switch the leaf without resending, reconcile from the server's history when the trees
 diverged). Errors are in `rein.session.remote._errors` (see its docstring): `ServerError` with a
 `phase`, `SessionReconciled`, `SyncFailed`. The wire itself (hashes, codes, phases) is
-`rein.session.remote._protocol`.
+`rein.protocol`.
 """
 
 from rein.session.remote._errors import RemoteError, ServerError, SessionReconciled, SyncFailed

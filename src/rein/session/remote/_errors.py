@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rein.protocol import Phase
 from rein.session.errors import SessionSyncError
-from rein.session.remote._protocol import Phase
 
 
 class RemoteError(Exception):

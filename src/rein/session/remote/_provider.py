@@ -32,15 +32,16 @@ from rein.ai import (
     ErrorEvent,
     MessageBuilder,
     Model,
+    Reader,
     StreamOptions,
     message_to_json,
+    run_stream,
 )
-from rein.ai._stream import Reader, run_stream
+from rein.protocol import LOST_CODES
 from rein.session._convert import view_messages
 from rein.session.remote._errors import RemoteError, ServerError
 from rein.session.remote._events import ProxyReader, SseParser, assistant_from_json
 from rein.session.remote._remote import RemoteSession
-from rein.session.remote._sync import LOST_CODES
 from rein.session.remote._transport import describe_response, read_json
 
 SERVER_MODEL: Final = "server"

@@ -16,13 +16,13 @@ from urllib.parse import quote
 
 import httpx2
 
+from rein.protocol import EMPTY_TREE_HASH, next_tree_hash
 from rein.session._codec import decode_or_unknown, encode_entry
 from rein.session._entries import MessageEntry, SessionHeader
 from rein.session._pi import PI_KEYS
 from rein.session._session import Session, timestamp
 from rein.session._tree import SessionTree
 from rein.session.remote._errors import ServerError, SessionReconciled, SyncFailed
-from rein.session.remote._protocol import EMPTY_TREE_HASH, next_tree_hash
 from rein.session.remote._sync import Reconciled, Snapshot, TreeSync, WireEntry, snapshot_from
 from rein.session.remote._transport import ServerTransport, decode_json
 

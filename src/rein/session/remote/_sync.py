@@ -23,19 +23,19 @@ from dataclasses import dataclass, field
 from typing import Final
 from urllib.parse import quote
 
-from rein.session.remote._errors import ServerError
-from rein.session.remote._protocol import (
+from rein.protocol import (
     DIVERGENCE_CODES,
     EMPTY_TREE_HASH,
+    LOST_CODES,
     prefix_hashes,
     static_context_hash,
 )
+from rein.session.remote._errors import ServerError
 from rein.session.remote._transport import ServerTransport
 
 WireEntry = dict[str, object]
 NO_MESSAGES: Final = 2**31 - 1
 """`from` of a history request: the client reads the tree, never the server's message list."""
-LOST_CODES: Final = frozenset({"SESSION_NOT_FOUND", "SESSION_NO_STATIC_CONTEXT"})
 
 
 @dataclass(frozen=True, slots=True)

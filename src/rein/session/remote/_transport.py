@@ -28,8 +28,8 @@ from typing import Final
 
 import httpx2
 
+from rein.protocol import CHUNK_ENDPOINT, Phase, chunk_checksum
 from rein.session.remote._errors import ServerError
-from rein.session.remote._protocol import CHUNK_ENDPOINT, Phase, chunk_checksum
 
 TRANSIENT_STATUS: Final = frozenset({502, 503, 504})
 FENCED_CODE: Final = "WRITER_FENCED"

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rein.session.remote._protocol import (
+from rein.protocol import (
     EMPTY_TREE_HASH,
     chunk_checksum,
     entry_hash,
