@@ -33,7 +33,8 @@ does.
 
 from __future__ import annotations
 
-from rein.session._agent_session import AgentSession, custom_text
+from rein.session._agent._drive import custom_text
+from rein.session._agent_session import AgentSession
 from rein.session._codec import REIN_KEYS, Keys, Malformed, decode_entry, decode_or_unknown, encode_entry
 from rein.session._context import (
     BRANCH_PREFIX,
