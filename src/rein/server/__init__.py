@@ -13,7 +13,7 @@ from __future__ import annotations
 from rein.server._app import create_app
 from rein.server._config import ConfigError, ServerConfig, load_config
 from rein.server._errors import ProtocolError, error_response
-from rein.server._run import serve
+from rein.server._serve import serve
 from rein.server._service import SessionService
 from rein.server._view import SessionView
 

@@ -36,7 +36,7 @@ from rein.server._metrics import CONTENT_TYPE, Metrics
 from rein.server._observe import ObserveMiddleware, Readiness
 from rein.server._openapi import Operation, document, ref
 from rein.server._receive import receive
-from rein.server._runs import cancel_runs
+from rein.server._run_journal import cancel_runs
 from rein.server._service import SessionService
 from rein.server._validate import Body, parse_body
 from rein.server.store import (

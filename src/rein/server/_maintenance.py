@@ -22,7 +22,7 @@ from starlette.applications import Starlette
 
 from rein.server._leases import WEB_RUN, RunLeases, now_ms
 from rein.server._metrics import Metrics
-from rein.server._runs import INTERRUPTED
+from rein.server._run_journal import INTERRUPTED
 from rein.server.store import RunRow, Store
 from rein.server.web._relay import Buses
 

@@ -42,7 +42,7 @@ from rein.server._config import ServerConfig
 from rein.server._engines import get_engines
 from rein.server._errors import ProtocolError, error_response, invalid
 from rein.server._models import Label, clamp_to_window, client_label, labelled, resolve_model, stream_options
-from rein.server._runs import Journal, run_endpoint, spawn
+from rein.server._run_journal import Journal, run_endpoint, spawn
 from rein.server._surrogates import model_text
 from rein.server._timebox import check
 from rein.server._view import SessionView

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rein.steering.bash import _control
-from rein.steering.bash._walk import MAX_AFTER
+from rein.steering.bash._walk_api import MAX_AFTER
 from rein.steering.bash._words import STATEMENT_NODES
 from tests.steering.bash.helpers import CWD, run, texts
 

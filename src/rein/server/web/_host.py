@@ -32,7 +32,7 @@ from rein.builtins import load_extensions
 from rein.server._config import ServerConfig
 from rein.server._errors import ProtocolError
 from rein.server._leases import WEB_RUN, RunLeases, now_ms
-from rein.server._runs import spawn
+from rein.server._run_journal import spawn
 from rein.server._service import SessionService
 from rein.server.store import RunRow, StoreError
 from rein.server.web._bus import CONTROL

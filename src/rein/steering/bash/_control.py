@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, TypeAlias
 from rein.steering.bash._expand import expand, fill
 from rein.steering.bash._frame import Array, Ctx, Frame, Value, merge
 from rein.steering.bash._redirects import node_text
-from rein.steering.bash._walk import G, Walk
+from rein.steering.bash._walk_api import G, Walk
 from rein.steering.bash._words import Sub, assigned, collect_subs, words
 from rein.steering.bash.model import UNKNOWN, Bounded, Expansion, Unknown, Word
 

@@ -18,7 +18,7 @@ from rein.steering.bash import commands
 from rein.steering.bash._chain import split_redirected
 from rein.steering.bash._frame import Ctx, Frame, Value
 from rein.steering.bash._redirects import node_text
-from rein.steering.bash._walk import G, Redirected, Walk
+from rein.steering.bash._walk_api import G, Redirected, Walk
 from rein.steering.bash.model import UNKNOWN, CommandRef, Stdin, Word
 
 if TYPE_CHECKING:

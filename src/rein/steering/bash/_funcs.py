@@ -7,7 +7,7 @@ import shlex
 
 from rein.steering.bash._frame import POSITIONAL, Ctx, Frame
 from rein.steering.bash._refs import record
-from rein.steering.bash._walk import G, Walk, join
+from rein.steering.bash._walk_api import G, Walk, join
 from rein.steering.bash.model import UNKNOWN, State, Unknown, Word
 
 MAX_DEPTH = 16

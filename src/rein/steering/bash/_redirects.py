@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from rein.steering.bash._effects import resolve_path
 from rein.steering.bash._frame import TEMP, Ctx, Frame
 from rein.steering.bash._parse import parse
-from rein.steering.bash._walk import G, Redirected, Walk
+from rein.steering.bash._walk_api import G, Redirected, Walk
 from rein.steering.bash._words import Sub, collect_subs, lookup, words
 from rein.steering.bash.model import UNKNOWN, Bounded, Env, Stdin, Unknown, Word
 

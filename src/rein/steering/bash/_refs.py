@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 from rein.steering.bash import commands
 from rein.steering.bash._frame import Ctx, Frame
-from rein.steering.bash._walk import G, Walk, then
+from rein.steering.bash._walk_api import G, Walk, then
 from rein.steering.bash.commands import Call
 from rein.steering.bash.commands._queries import QUERY_CLIENTS, queries
 from rein.steering.bash.model import UNKNOWN, Code, CommandKind, CommandRef, State, Word

@@ -12,7 +12,7 @@ from rein.steering.bash._chain import simple
 from rein.steering.bash._expand import fill
 from rein.steering.bash._frame import Ctx, Frame, Value
 from rein.steering.bash._redirects import as_double_quoted, node_text
-from rein.steering.bash._walk import G, Outputs, Walk
+from rein.steering.bash._walk_api import G, Outputs, Walk
 from rein.steering.bash._words import Sub
 from rein.steering.bash._words import assigned as assigned_value
 from rein.steering.bash.model import UNKNOWN

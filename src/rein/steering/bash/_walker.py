@@ -4,7 +4,7 @@ Extraction and state tracking happen in one pass over the tree: a command's subs
 before it, its ref is emitted, its effects are applied, then the commands its runners run. The walker
 owns the recursion and calls handlers that live beside it and see it only as a `Walk`: `_chain`
 reshapes `&&`/`||`/pipes, `_control` scopes groups, conditionals and loops, `_redirects` reads
-redirects and heredocs, `_run` runs one command.
+redirects and heredocs, `_one_command` runs one command.
 
 The walk is bounded: every statement, word and parsed byte spends from a budget, and a walk past it
 stops and says so, so an adversarial line (nested `$(bash -c ...)`, a function calling itself) costs
@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rein.steering.bash import _control, _feeds, _heredocs, _parse, _redirects, _run, _subs
+from rein.steering.bash import _control, _feeds, _heredocs, _one_command, _parse, _redirects, _subs
 from rein.steering.bash._chain import REDIRECTS, Link, Member, chained, flatten, simple, split_redirected
 from rein.steering.bash._disk import DiskView
 from rein.steering.bash._effects import resolve_path
@@ -26,7 +26,7 @@ from rein.steering.bash._expand import fill
 from rein.steering.bash._frame import Ctx, Frame, Value
 from rein.steering.bash._parse import parse, syntax_problems, uncovered
 from rein.steering.bash._redirects import raw
-from rein.steering.bash._walk import G, Redirected, join, meet
+from rein.steering.bash._walk_api import G, Redirected, join, meet
 from rein.steering.bash._words import STATEMENT_NODES, Sub, words
 from rein.steering.bash.model import UNKNOWN, CommandRef, Stdin, Tracker, Word
 
@@ -52,7 +52,7 @@ _NAME = re.compile(r"[A-Za-z_]\w*")
 class Walker:
     """One analysis: collects refs and problems while walking. Not reusable."""
 
-    emit = _run.emit
+    emit = _one_command.emit
     redirects = _redirects.redirects
     run_subs = _subs.run_subs
     prefix = _subs.prefix

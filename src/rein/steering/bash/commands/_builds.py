@@ -12,7 +12,7 @@ import shlex
 from rein.steering.bash._words import tail
 from rein.steering.bash.commands._inner import NOTHING, Call, Inner, Mode, Unwrapped, script
 from rein.steering.bash.commands._options import parse
-from rein.steering.bash.commands._runs import Handler, after_dashdash, subcommand
+from rein.steering.bash.commands._subcommand_runs import Handler, after_dashdash, subcommand
 from rein.steering.bash.commands._tables import spec
 from rein.steering.bash.commands._tasks import tox_run
 from rein.steering.bash.model import Word

@@ -24,7 +24,7 @@ from rein.steering.bash.commands._queries import (
     read_sqlite,
     read_stdin,
 )
-from rein.steering.bash.commands._runs import Handler
+from rein.steering.bash.commands._subcommand_runs import Handler
 from rein.steering.bash.commands._tables import spec
 
 Escape = tuple[str, Mode]

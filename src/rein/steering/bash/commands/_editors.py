@@ -14,7 +14,7 @@ from rein.steering.bash.commands._consoles import Escape, escapes
 from rein.steering.bash.commands._inner import PLACEHOLDER, Call, Inner, Unwrapped, run
 from rein.steering.bash.commands._programs import launched
 from rein.steering.bash.commands._queries import given, read_file, read_stdin
-from rein.steering.bash.commands._runs import Handler
+from rein.steering.bash.commands._subcommand_runs import Handler
 from rein.steering.bash.launch import launches
 from rein.steering.bash.model import Word
 

@@ -14,8 +14,8 @@ import shlex
 from rein.steering.bash._words import tail
 from rein.steering.bash.commands._inner import NOTHING, Call, Inner, Mode, Unwrapped, script
 from rein.steering.bash.commands._options import parse
-from rein.steering.bash.commands._runs import Handler
 from rein.steering.bash.commands._sources import stdin_text
+from rein.steering.bash.commands._subcommand_runs import Handler
 from rein.steering.bash.commands._tables import spec
 from rein.steering.bash.launch import RUNTIME
 from rein.steering.bash.model import Word

@@ -16,8 +16,8 @@ from rein.steering.bash.commands._inner import NOTHING, Argv, Call, Inner, Unwra
 from rein.steering.bash.commands._js_tables import BUN_COMMANDS, NPM_ALIASES, PNPM_COMMANDS
 from rein.steering.bash.commands._options import Parsed, parse
 from rein.steering.bash.commands._programs import interpreter
-from rein.steering.bash.commands._runs import Handler, package_bin, package_runner
 from rein.steering.bash.commands._scripts import INSTALL_SCRIPTS, package_scripts
+from rein.steering.bash.commands._subcommand_runs import Handler, package_bin, package_runner
 from rein.steering.bash.commands._suffix import suffixes
 from rein.steering.bash.commands._tables import spec
 from rein.steering.bash.model import Word

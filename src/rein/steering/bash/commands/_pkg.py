@@ -13,7 +13,7 @@ import re
 
 from rein.steering.bash.commands._inner import NOTHING, Call, Unwrapped, run, script
 from rein.steering.bash.commands._options import parse
-from rein.steering.bash.commands._runs import (
+from rein.steering.bash.commands._subcommand_runs import (
     Handler,
     after,
     first_operand,

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from rein.steering.bash._words import tail
 from rein.steering.bash.commands._inner import NOTHING, Call, Inner, Unwrapped, run, script
 from rein.steering.bash.commands._options import parse
-from rein.steering.bash.commands._runs import Handler, after, runs_rest, subcommand
 from rein.steering.bash.commands._sources import file_text
+from rein.steering.bash.commands._subcommand_runs import Handler, after, runs_rest, subcommand
 from rein.steering.bash.commands._suffix import suffixes
 from rein.steering.bash.commands._tables import spec
 from rein.steering.bash.commands._tasks import mise

@@ -25,11 +25,7 @@ from dataclasses import replace
 from rein.steering.bash.launch._folding import glob_word
 from rein.steering.bash.launch._launch import Launch
 from rein.steering.bash.launch._tree import Node
-from rein.steering.bash.launch.javascript._options import Opt, condition, flag, option
-from rein.steering.bash.launch.javascript._paths import as_glob, as_path
-from rein.steering.bash.launch.javascript._refs import Ref
-from rein.steering.bash.launch.javascript._scan import unwrap
-from rein.steering.bash.launch.javascript._site import (
+from rein.steering.bash.launch.javascript._call_site import (
     Site,
     argv,
     argv_and_options,
@@ -37,6 +33,10 @@ from rein.steering.bash.launch.javascript._site import (
     fed,
     shell,
 )
+from rein.steering.bash.launch.javascript._options import Opt, condition, flag, option
+from rein.steering.bash.launch.javascript._paths import as_glob, as_path
+from rein.steering.bash.launch.javascript._refs import Ref
+from rein.steering.bash.launch.javascript._scan import unwrap
 from rein.steering.bash.launch.javascript._values import UNKNOWN, Items, Parts, concat, literal
 
 Handler = Callable[[Site], list[Launch]]

@@ -32,13 +32,13 @@ from rein.steering.bash.launch import _tree
 from rein.steering.bash.launch._launch import Launch
 from rein.steering.bash.launch._tree import Node
 from rein.steering.bash.launch.javascript._apis import CHILD_PROCESS, HANDLERS
+from rein.steering.bash.launch.javascript._call_site import Reader, Site, api_name, shell
 from rein.steering.bash.launch.javascript._dead import dead, unused, within
 from rein.steering.bash.launch.javascript._expr import Program
 from rein.steering.bash.launch.javascript._follow import follow
 from rein.steering.bash.launch.javascript._loops import Loops
 from rein.steering.bash.launch.javascript._refs import Ref
 from rein.steering.bash.launch.javascript._scan import callee_node, scan, tagged, unwrap
-from rein.steering.bash.launch.javascript._site import Reader, Site, api_name, shell
 
 _MAX_DEPTH = 4
 """How deep code run from strings (`eval("eval('...')")`) is read."""

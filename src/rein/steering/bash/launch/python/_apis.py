@@ -13,9 +13,7 @@ from __future__ import annotations
 import posixpath
 
 from rein.steering.bash.launch._launch import Launch
-from rein.steering.bash.launch.python._libraries import LIBRARIES
-from rein.steering.bash.launch.python._resolve import LIBC
-from rein.steering.bash.launch.python._site import (
+from rein.steering.bash.launch.python._call_site import (
     SHELLS,
     Absent,
     Handler,
@@ -28,6 +26,8 @@ from rein.steering.bash.launch.python._site import (
     removal,
     shell,
 )
+from rein.steering.bash.launch.python._libraries import LIBRARIES
+from rein.steering.bash.launch.python._resolve import LIBC
 from rein.steering.bash.launch.python._values import Glob, Home, Seq, Text, truth, word
 
 

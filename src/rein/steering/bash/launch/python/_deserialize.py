@@ -19,8 +19,8 @@ import ast
 from collections.abc import Callable
 
 from rein.steering.bash.launch._launch import Launch
+from rein.steering.bash.launch.python._call_site import Absent, Handler, Site, argument
 from rein.steering.bash.launch.python._scope import Scope
-from rein.steering.bash.launch.python._site import Absent, Handler, Site, argument
 from rein.steering.bash.launch.python._values import Const, Text
 
 _OPENERS = frozenset({

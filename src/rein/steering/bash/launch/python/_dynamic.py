@@ -16,10 +16,10 @@ from collections.abc import Iterator, Mapping
 
 from rein.steering.bash.launch._launch import Launch
 from rein.steering.bash.launch.python._apis import APIS, REMOVALS, lookup
+from rein.steering.bash.launch.python._call_site import Absent, Site, unknown, written
 from rein.steering.bash.launch.python._libraries import command
 from rein.steering.bash.launch.python._resolve import IMPORTS, LIBC
 from rein.steering.bash.launch.python._scope import Scope
-from rein.steering.bash.launch.python._site import Absent, Site, unknown, written
 from rein.steering.bash.launch.python._values import RUNTIME_TEXT, Seq, Value, as_text
 
 CODE: dict[str, tuple[tuple[int, str], ...]] = {

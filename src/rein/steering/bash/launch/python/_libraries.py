@@ -11,9 +11,7 @@ import posixpath
 from collections.abc import Iterator, Mapping
 
 from rein.steering.bash.launch._launch import Launch
-from rein.steering.bash.launch.python._deserialize import DESERIALIZERS
-from rein.steering.bash.launch.python._scope import Scope
-from rein.steering.bash.launch.python._site import (
+from rein.steering.bash.launch.python._call_site import (
     SHELLS,
     Handler,
     Site,
@@ -24,6 +22,8 @@ from rein.steering.bash.launch.python._site import (
     unknown,
     written,
 )
+from rein.steering.bash.launch.python._deserialize import DESERIALIZERS
+from rein.steering.bash.launch.python._scope import Scope
 from rein.steering.bash.launch.python._values import Const, Seq, Text, Value, concat, word
 
 LIBRARIES: dict[str, Handler] = {

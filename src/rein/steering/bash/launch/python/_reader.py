@@ -19,12 +19,12 @@ from dataclasses import dataclass
 
 from rein.steering.bash.launch._launch import Launch
 from rein.steering.bash.launch.python._apis import APIS
+from rein.steering.bash.launch.python._call_site import Site
 from rein.steering.bash.launch.python._dynamic import CODE
 from rein.steering.bash.launch.python._flow import dead
 from rein.steering.bash.launch.python._names import collect
+from rein.steering.bash.launch.python._node_launches import launches, sources
 from rein.steering.bash.launch.python._scope import Scope
-from rein.steering.bash.launch.python._site import Site
-from rein.steering.bash.launch.python._sites import launches, sources
 
 _MENTIONS = re.compile(
     r"system|popen|subprocess|spawn|exec|\bpty\b|__import__|import_module|eval|compile|rmtree|unlink"

@@ -14,7 +14,7 @@ from rein.steering.bash._frame import Ctx, Frame, Value
 from rein.steering.bash._funcs import MAX_DEPTH, call_function, expand_alias
 from rein.steering.bash._links import link, through_links
 from rein.steering.bash._refs import code_of, make_ref, record, track
-from rein.steering.bash._walk import G, Walk, join, then
+from rein.steering.bash._walk_api import G, Walk, join, then
 from rein.steering.bash._words import resolve, split_assignment
 from rein.steering.bash.commands import Call, Inner, Stdin
 from rein.steering.bash.model import (

@@ -10,6 +10,15 @@ from collections.abc import Callable, Iterator, Mapping
 
 from rein.steering.bash.launch._launch import Launch
 from rein.steering.bash.launch.python._apis import METHODS, PATH_METHODS, lookup
+from rein.steering.bash.launch.python._call_site import (
+    ABSENT,
+    Absent,
+    Site,
+    argument,
+    removal,
+    unknown,
+    written,
+)
 from rein.steering.bash.launch.python._calls import CWDS, HOMES, PATHS
 from rein.steering.bash.launch.python._dynamic import (
     CODE,
@@ -25,7 +34,6 @@ from rein.steering.bash.launch.python._dynamic import (
 )
 from rein.steering.bash.launch.python._libraries import library, loose
 from rein.steering.bash.launch.python._scope import Scope
-from rein.steering.bash.launch.python._site import ABSENT, Absent, Site, argument, removal, unknown, written
 from rein.steering.bash.launch.python._values import Glob, Home, as_text
 
 Codes = Callable[[Site, "str | None"], Iterator[Launch]]
