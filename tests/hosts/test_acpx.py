@@ -22,6 +22,8 @@ from rein.session import list_sessions
 from tests.acp.client import faux_script  # skips this module without the acp extra
 from tests.hosts._common import BLOCKED, REIN, TAG, Sandbox
 
+pytestmark = pytest.mark.slow  # a real ACP client from npm, as the other hosts' tests
+
 AGENT = f"{shlex.quote(str(REIN))} acp --provider faux --approve ask"
 """The agent command acpx starts: rein asks before bash, write and edit, so acpx's permission
 flags decide."""
