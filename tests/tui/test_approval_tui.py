@@ -37,8 +37,9 @@ def steering_rows(pane: Pane) -> list[str]:
     pane.type("/steering")
     pane.send("Enter")
     screen = pane.wait_for(lambda s: "latest decisions" in s and READY in s)
-    lines = screen.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("latest decisions"))
+    lines = [line.strip() for line in screen.splitlines()]
+    # the newest table: the screen may still hold an earlier one, and a notice may indent its lines
+    start = max(i for i, line in enumerate(lines) if "latest decisions" in line)
     return lines[start + 1 : start + 3]
 
 
