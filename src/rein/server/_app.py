@@ -1,6 +1,6 @@
-"""The HTTP app of `rein serve`: Starlette (small, ASGI, no validation framework: the protocol's
-bodies are checked by hand in `_validate`, field by field, with the fork's error codes), one route
-table that both serves the routes and writes `/openapi.json`.
+"""The HTTP app of `rein serve`: Starlette (small, ASGI; the protocol's bodies are pydantic models,
+`_shapes`, checked by `_validate` with the fork's error codes), one route table that both serves the
+routes and writes `/openapi.json`.
 
 Every request but `/health` goes through one gate: the bearer token gives the owner, the owner's
 rate limit is taken, a POST body is read within the size limit and parsed. A refusal is a

@@ -25,16 +25,15 @@ import time
 import weakref
 from dataclasses import dataclass
 
-from rein.protocol import CHUNK_TARGETS, chunk_checksum
-from rein.server._errors import ProtocolError, invalid
+from rein.protocol import chunk_checksum
+from rein.server._errors import ProtocolError
 from rein.server._metrics import Metrics
-from rein.server._validate import SHA256_HEX, Body, integer, string
+from rein.server._shapes import Chunk
+from rein.server._validate import Body, validated
 from rein.server.store import ChunkRow, CompletedRequest, Store
 
 PENDING_TTL_MS = 5 * 60 * 1000
 COMPLETED_TTL_MS = 60 * 1000
-MAX_CHUNKS = 1_000_000
-"""More chunks than this in one request is refused (the count must fit the store's integers)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,34 +49,18 @@ def _bad(message: str) -> ProtocolError:
 
 
 def envelope(body: Body) -> ChunkRow:
-    """The chunk envelope, validated field by field (each error names its field)."""
-    request_id = string(body, "requestId")
-    if len(request_id) > 200:
-        raise invalid("requestId", "must be at most 200 characters")
-    target = string(body, "target")
-    if target not in CHUNK_TARGETS:
-        raise invalid("target", f"is not a chunk target: {target}")
-    total = integer(body, "totalChunks")
-    if not 0 < total <= MAX_CHUNKS:
-        raise invalid("totalChunks", f"must be a positive integer up to {MAX_CHUNKS}")
-    index = integer(body, "chunkIndex")
-    if not 0 <= index < total:
-        raise invalid("chunkIndex", "must be an integer within the chunk range")
-    chunk = body.get("chunk")
-    if not isinstance(chunk, str):
-        raise invalid("chunk", "must be a string")
-    digest = body.get("sha256")
-    if not isinstance(digest, str) or not SHA256_HEX.fullmatch(digest):
-        raise invalid("sha256", "must be a 64-character hex string")
-    if chunk_checksum(chunk) != digest.lower():
-        raise _bad(f"Chunk checksum mismatch: {index}")
+    """The chunk envelope, checked as its shape (`_shapes.Chunk`: each error names its field)."""
+    shape = validated(Chunk, body)
+    digest = shape.sha256.lower()
+    if chunk_checksum(shape.chunk) != digest:
+        raise _bad(f"Chunk checksum mismatch: {shape.chunk_index}")
     return ChunkRow(
-        request_id=request_id,
-        target=target,
-        chunk_index=index,
-        total_chunks=total,
-        sha256=digest.lower(),
-        chunk=chunk,
+        request_id=shape.request_id,
+        target=shape.target,
+        chunk_index=shape.chunk_index,
+        total_chunks=shape.total_chunks,
+        sha256=digest,
+        chunk=shape.chunk,
     )
 
 

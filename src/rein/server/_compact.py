@@ -51,8 +51,10 @@ from rein.ai import (
 )
 from rein.server._compact_plan import CompactionPlan, PlanRefused, plan_compaction
 from rein.server._config import ServerConfig
-from rein.server._errors import ProtocolError, error_response, invalid, missing
+from rein.server._errors import ProtocolError, error_response
 from rein.server._models import Label, client_label, labelled, resolve_model, stream_options
+from rein.server._shapes import Compact, CompactSettings, Preparation
+from rein.server._validate import check_value, validated
 from rein.server._view import SessionView
 from rein.server._wire import pi_usage, wire_entries
 from rein.session import CompactionEntry, Session
@@ -94,19 +96,15 @@ class _Job:
 
 async def compact_endpoint(request: Request, owner: str, body: dict[str, object]) -> Response:
     config: ServerConfig = request.app.state.config
-    session_id = body.get("sessionId")
-    if not isinstance(session_id, str) or not session_id:
-        return error_response(missing("sessionId"))
-    instructions = body.get("customInstructions")
     try:
-        if instructions is not None and not isinstance(instructions, str):
-            raise invalid("customInstructions", "must be a string")
-        model = resolve_model(body.get("model"), config)
-        options = stream_options(body.get("options"), body.get("model"), config)
-        forced = _forced(body.get("preparation"))
-        settings = _settings(body.get("settings"), config)
+        sent = validated(Compact, body)
+        model = resolve_model(sent.model, config)
+        options = stream_options(sent.options, sent.model, config)
+        forced = _forced(sent.preparation)
+        settings = _settings(sent.settings, config)
     except ProtocolError as error:
         return error_response(error)
+    session_id, instructions = sent.session_id, sent.custom_instructions
     view: SessionView | None = await request.app.state.service.get(owner, session_id)
     if view is None:
         return error_response(ProtocolError(404, "SESSION_NOT_FOUND", f"session {session_id!r} not found"))
@@ -122,16 +120,16 @@ async def compact_endpoint(request: Request, owner: str, body: dict[str, object]
         options=options,
         settings=settings,
         instructions=instructions or None,
-        base_tree_hash=body.get("baseTreeHash"),
-        full_response=body.get("fullResponse") is True,
-        rein_summary=body.get("reinSummary") is True,
-        label=client_label(body.get("model")),
+        base_tree_hash=sent.base_tree_hash,
+        full_response=sent.full_response is True,
+        rein_summary=sent.rein_summary is True,
+        label=client_label(sent.model),
     )
 
     def start() -> Coroutine[object, object, Answer]:
         return _compact(request.app.state, job)
 
-    if body.get("streamResponse") is True:
+    if sent.stream_response is True:
         return StreamingResponse(
             _sse(start), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
         )
@@ -140,24 +138,18 @@ async def compact_endpoint(request: Request, owner: str, body: dict[str, object]
     )
 
 
-def _forced(raw: object) -> str | None:
+def _forced(preparation: object) -> str | None:
     """`preparation.firstKeptEntryId` (pi's `CompactionPreparationOptions`); empty means none."""
-    if raw is None:
-        return None
-    if not isinstance(raw, dict):
-        raise invalid("preparation", "must be an object")
-    first = raw.get("firstKeptEntryId")
-    if first is not None and not isinstance(first, str):
-        raise invalid("preparation.firstKeptEntryId", "must be a string")
-    return first or None
+    check_value(Preparation | None, preparation, "preparation")
+    first = preparation.get("firstKeptEntryId") if isinstance(preparation, dict) else None
+    return first if isinstance(first, str) and first else None
 
 
-def _settings(raw: object, config: ServerConfig) -> CompactionSettings:
+def _settings(sent: object, config: ServerConfig) -> CompactionSettings:
     """rein's `[compaction]` settings with the request's pi settings over them (`enabled` only
     decides pi's automatic compactions, so a request's is not read)."""
-    if raw is not None and not isinstance(raw, dict):
-        raise invalid("settings", "must be an object")
-    values = raw or {}
+    check_value(CompactSettings | None, sent, "settings")
+    values: Mapping[str, object] = sent if isinstance(sent, dict) else {}
     reserve, keep = _tokens(values, "reserveTokens"), _tokens(values, "keepRecentTokens")
     if reserve is not None and keep is not None:
         return CompactionSettings(reserve_tokens=reserve, keep_recent_tokens=keep)
@@ -171,12 +163,9 @@ def _settings(raw: object, config: ServerConfig) -> CompactionSettings:
 
 
 def _tokens(values: Mapping[str, object], key: str) -> int | None:
+    """A count the shape checked (`_shapes.CompactSettings`): an integer, or a float that is one."""
     value = values.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0 or value != int(value):
-        raise invalid(f"settings.{key}", "must be a non-negative integer")
-    return int(value)
+    return int(value) if isinstance(value, int | float) else None
 
 
 async def _compact(state: State, job: _Job) -> Answer:

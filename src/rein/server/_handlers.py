@@ -1,4 +1,4 @@
-"""The handlers of the session routes: each validates its fields (`_validate`), calls the service,
+"""The handlers of the session routes: each validates its body as its shape (`_shapes`), calls the service,
 and answers the fork's body. POST handlers share one signature, `(request, owner, body)`, so a
 chunked request completes into the same handler as a plain one.
 """
@@ -9,10 +9,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from rein.server import _validate as check
-from rein.server._errors import ProtocolError, missing
+from rein.server._errors import ProtocolError
 from rein.server._json_response import JsonResponse
 from rein.server._service import SessionService
-from rein.server._validate import Body
+from rein.server._shapes import Init, Messages, Switch, Tree, Update
+from rein.server._validate import Body, validated
 from rein.server._view import SessionView
 
 
@@ -28,56 +29,54 @@ async def _summary(request: Request, owner: str, sid: str) -> JsonResponse:
     return JsonResponse(view.summary())
 
 
-def _leaf(body: Body) -> str | None:
-    return check.optional_string(body, "leafId")
-
-
 async def session_init(request: Request, owner: str, body: Body) -> Response:
     """rein's clients also send `cwd`, the session's directory (kept as metadata: no revision)."""
-    sid = check.session_id(body.get("sessionId"))
-    context, cwd = check.static_context(body), check.optional_string(body, "cwd")
-    await _service(request).init(owner, sid, context)
-    if cwd:
-        await _service(request).set_cwd(owner, sid, cwd)
-    return await _summary(request, owner, sid)
+    init = validated(Init, body)
+    await _service(request).init(owner, init.session_id, init.static_context)
+    if init.cwd:
+        await _service(request).set_cwd(owner, init.session_id, init.cwd)
+    return await _summary(request, owner, init.session_id)
 
 
 async def session_update(request: Request, owner: str, body: Body) -> Response:
-    sid = check.session_id(body.get("sessionId"))
-    context = check.static_context(body)
-    if context is None:
-        raise missing("staticContext")
-    await _service(request).init(owner, sid, context)
-    return await _summary(request, owner, sid)
+    update = validated(Update, body)
+    await _service(request).init(owner, update.session_id, update.static_context)
+    return await _summary(request, owner, update.session_id)
 
 
 async def session_sync(request: Request, owner: str, body: Body) -> Response:
-    sid = check.session_id(body.get("sessionId"))
-    messages, context = check.messages(body), check.static_context(body)
-    return JsonResponse((await _service(request).replace_messages(owner, sid, messages, context)).summary())
+    sent = validated(Messages, body)
+    view = await _service(request).replace_messages(
+        owner, sent.session_id, sent.messages, sent.static_context
+    )
+    return JsonResponse(view.summary())
 
 
 async def session_append(request: Request, owner: str, body: Body) -> Response:
-    sid = check.session_id(body.get("sessionId"))
-    messages, context = check.messages(body), check.static_context(body)
-    return JsonResponse((await _service(request).append_messages(owner, sid, messages, context)).summary())
+    sent = validated(Messages, body)
+    view = await _service(request).append_messages(owner, sent.session_id, sent.messages, sent.static_context)
+    return JsonResponse(view.summary())
 
 
 async def tree_sync(request: Request, owner: str, body: Body) -> Response:
-    sid = check.session_id(body.get("sessionId"))
-    entries, leaf, context = check.entries(body), _leaf(body), check.static_context(body)
-    return JsonResponse((await _service(request).replace_tree(owner, sid, entries, leaf, context)).summary())
+    tree = validated(Tree, body)
+    view = await _service(request).replace_tree(
+        owner, tree.session_id, tree.entries, tree.leaf_id, tree.static_context
+    )
+    return JsonResponse(view.summary())
 
 
 async def tree_append(request: Request, owner: str, body: Body) -> Response:
-    sid = check.session_id(body.get("sessionId"))
-    entries, leaf, context = check.entries(body), _leaf(body), check.static_context(body)
-    return JsonResponse((await _service(request).append(owner, sid, entries, leaf, context)).summary())
+    tree = validated(Tree, body)
+    view = await _service(request).append(
+        owner, tree.session_id, tree.entries, tree.leaf_id, tree.static_context
+    )
+    return JsonResponse(view.summary())
 
 
 async def tree_switch(request: Request, owner: str, body: Body) -> Response:
-    sid = check.session_id(body.get("sessionId"))
-    return JsonResponse((await _service(request).switch(owner, sid, _leaf(body))).summary())
+    switch = validated(Switch, body)
+    return JsonResponse((await _service(request).switch(owner, switch.session_id, switch.leaf_id)).summary())
 
 
 async def compact(request: Request, owner: str, body: Body) -> Response:

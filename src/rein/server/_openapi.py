@@ -1,13 +1,18 @@
 """The OpenAPI 3.1 document at `/openapi.json`, built from the app's one route table (`Operation`
-rows), so a route cannot exist without being described.
+rows), so a route cannot exist without being described; its schemas are generated from the request
+and response models of `_shapes`, the ones the server validates with.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+
+from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 
 from rein import __version__
+from rein.server._shapes import BODIES, RESPONSES
 
 Schema = dict[str, object]
 
@@ -16,95 +21,25 @@ def ref(name: str) -> Schema:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-NULLABLE_STRING: Schema = {"type": ["string", "null"]}
-SCHEMAS: dict[str, Schema] = {
-    "Error": {
-        "type": "object",
-        "required": ["error"],
-        "properties": {
-            "error": {"type": "string"},
-            "code": {"type": "string"},
-            "details": {"type": "object"},
-        },
-    },
-    "StaticContext": {
-        "type": "object",
-        "properties": {
-            "systemPrompt": {"type": "string"},
-            "tools": {"type": "array", "items": {"type": "object", "required": ["name"]}},
-        },
-    },
-    "Entry": {
-        "type": "object",
-        "required": ["id", "parentId", "type"],
-        "properties": {"id": {"type": "string"}, "parentId": NULLABLE_STRING, "type": {"type": "string"}},
-        "additionalProperties": True,
-    },
-    "Message": {"type": "object", "required": ["role"], "additionalProperties": True},
-    "Summary": {
-        "type": "object",
-        "properties": {
-            "sessionId": {"type": "string"},
-            "staticContextHash": {"type": "string"},
-            "treeHash": {"type": "string"},
-            "messageCount": {"type": "integer"},
-            "entryCount": {"type": "integer"},
-            "leafId": NULLABLE_STRING,
-            "revision": {"type": "integer"},
-        },
-    },
-    "SessionId": {"type": "string", "pattern": "^[A-Za-z0-9._:@-]{1,200}$"},
-    "Received": {
-        "type": "object",
-        "properties": {"path": {"type": "string"}, "files": {"type": "integer"}},
-    },
-}
+class _Untitled(GenerateJsonSchema):
+    """Schemas without pydantic's field titles ("Sessionid"): the names are the properties'."""
+
+    def field_title_should_be_set(self, schema: object) -> bool:
+        return False
 
 
-def _body(*required: str, **properties: Schema) -> Schema:
-    return {"type": "object", "required": list(required), "properties": properties}
-
-
-SESSION = ref("SessionId")
-BODIES: dict[str, Schema] = {
-    "Init": _body(
-        "sessionId", sessionId=SESSION, staticContext=ref("StaticContext"), cwd={"type": "string"},
-    ),
-    "Update": _body("sessionId", "staticContext", sessionId=SESSION, staticContext=ref("StaticContext")),
-    "Messages": _body(
-        "sessionId", "messages", sessionId=SESSION, messages={"type": "array", "items": ref("Message")},
-        staticContext=ref("StaticContext"),
-    ),
-    "Tree": _body(
-        "sessionId", "entries", sessionId=SESSION, entries={"type": "array", "items": ref("Entry")},
-        leafId=NULLABLE_STRING, staticContext=ref("StaticContext"),
-    ),
-    "Switch": _body("sessionId", sessionId=SESSION, leafId=NULLABLE_STRING),
-    "Compact": _body(
-        "sessionId", "model", sessionId=SESSION, model={"type": "object"}, options={"type": "object"},
-        settings={"type": "object"}, customInstructions={"type": "string"}, baseTreeHash={"type": "string"},
-        fullResponse={"type": "boolean"}, streamResponse={"type": "boolean"},
-    ),
-    "Stream": _body(
-        "sessionId", "model", sessionId=SESSION, runId={"type": "string"}, model={"type": "object"},
-        options={"type": "object"}, staticContext=ref("StaticContext"),
-        ephemeralMessages={"type": "array", "items": ref("Message")},
-        contextOverlay={"type": "array", "items": ref("Message")}, reinEvents={"type": "boolean"},
-        cwd={"type": "string"},
-    ),
-    "Receive": _body(
-        "name", "entries", name={"type": "string"}, entries={"type": "array", "minItems": 1, "items": _body(
-            "path", "type", path={"type": "string"}, type={"enum": ["file", "directory"]},
-            data={"type": "string", "contentEncoding": "base64"},
-        )},
-    ),
-    "Chunk": _body(
-        "requestId", "target", "chunkIndex", "totalChunks", "sha256", "chunk", requestId={"type": "string"},
-        target={"type": "string"}, chunkIndex={"type": "integer", "minimum": 0},
-        totalChunks={"type": "integer", "minimum": 1}, sha256={"type": "string", "pattern": "^[0-9a-f]{64}$"},
-        chunk={"type": "string", "contentEncoding": "base64"},
-    ),
-}  # fmt: skip
+@cache
+def schemas() -> dict[str, Schema]:
+    """`components.schemas`: the request bodies (`_shapes.BODIES`, by name), the answers and every
+    shape they name, generated from the models."""
+    models = [*BODIES.values(), *RESPONSES]
+    _, top = models_json_schema(
+        [(model, "validation") for model in models],
+        ref_template="#/components/schemas/{model}",
+        schema_generator=_Untitled,
+    )
+    defs: dict[str, Schema] = top["$defs"]
+    return defs
 
 
 ERRORS = (
@@ -119,7 +54,7 @@ ERRORS = (
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Operation:
     """One route: method, path (Starlette's `{name}` parameters), what it does, its request body
-    schema (a key of BODIES, or None) and what a success answers (a schema, JSON or SSE)."""
+    (a model's name in `_shapes.BODIES`, or None) and what a success answers (a schema, JSON or SSE)."""
 
     method: str
     path: str
@@ -142,7 +77,7 @@ def document(operations: Sequence[Operation]) -> dict[str, object]:
         "info": {"title": "rein serve", "version": __version__, "description": "The rein session server."},
         "paths": paths,
         "components": {
-            "schemas": {**SCHEMAS, **BODIES},
+            "schemas": schemas(),
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
         },
         "security": [{"bearer": []}],

@@ -36,15 +36,16 @@ from rein.ai import (
     UnknownProviderError,
     get_provider,
 )
-from rein.server import _validate
 from rein.server._attempt import run_reply
 from rein.server._config import ServerConfig
 from rein.server._engines import get_engines
-from rein.server._errors import ProtocolError, error_response, invalid
+from rein.server._errors import ProtocolError, error_response
 from rein.server._models import Label, clamp_to_window, client_label, labelled, resolve_model, stream_options
 from rein.server._run_journal import Journal, run_endpoint, spawn
+from rein.server._shapes import Stream
 from rein.server._surrogates import model_text
 from rein.server._timebox import check
+from rein.server._validate import validated
 from rein.server._view import SessionView
 from rein.server._wire import branch_messages, pi_message, replay_events, wire_message
 from rein.server.web._relay import mirror
@@ -103,13 +104,12 @@ async def _prepare(
     """The validated request, or the events of the completed run it names (a replay)."""
     config: ServerConfig = request.app.state.config
     service = request.app.state.service
-    session_id = _validate.session_id(body.get("sessionId"))  # as init checks it: a key, never a path
-    run_id = None if body.get("runId") is None else _validate.session_id(body["runId"], "runId")
-    model = resolve_model(body.get("model"), config)
-    options = stream_options(body.get("options"), body.get("model"), config)
-    static = _validate.static_context(body)
-    if static is not None:
-        await service.init(owner, session_id, static)
+    sent = validated(Stream, body)  # the whole shape first: a refused body creates no session
+    session_id, run_id = sent.session_id, sent.run_id
+    model = resolve_model(sent.model, config)
+    options = stream_options(sent.options, sent.model, config)
+    if sent.static_context is not None:
+        await service.init(owner, session_id, sent.static_context)
     view: SessionView | None = await service.get(owner, session_id)
     if view is None or view.static_context is None:
         raise ProtocolError(
@@ -127,15 +127,13 @@ async def _prepare(
                 if events[-1].get("type") == "done":  # the message as journalled: labelled then
                     events[-1] = {**events[-1], "message": stored, "usage": stored.get("usage")}
                 return events
-    overlay = _messages(body, "contextOverlay")
-    ephemeral = _messages(body, "ephemeralMessages")
+    overlay = _messages(sent.context_overlay, "contextOverlay")
+    ephemeral = _messages(sent.ephemeral_messages, "ephemeralMessages")
     branch = branch_messages(view.branch())
     messages = overlay if overlay is not None else [*branch, *(ephemeral or [])]
     now = int(time.time() * 1000)
     warning = check(config.timebox, created_ms=view.row.created_ms, messages=branch, now_ms=now)
-    cwd = body.get("cwd")
-    if cwd is not None and not isinstance(cwd, str):
-        raise invalid("cwd", "must be a string")
+    cwd = sent.cwd
     if cwd and cwd != view.row.cwd:  # the web page lists sessions by it, and runs agents there
         await service.set_cwd(owner, session_id, cwd)
     context = _context(view.static_context, messages, warning)
@@ -146,18 +144,15 @@ async def _prepare(
         model=model,
         options=clamp_to_window(options, model, context),
         context=context,
-        rein_events=body.get("reinEvents") is True,
-        label=client_label(body.get("model")),
+        rein_events=sent.rein_events is True,
+        label=client_label(sent.model),
         cwd=cwd,
     )
 
 
-def _messages(body: Mapping[str, object], field: str) -> list[Message] | None:
-    value = body.get(field)
+def _messages(value: list[object] | None, field: str) -> list[Message] | None:
     if value is None:
         return None
-    if not isinstance(value, list):
-        raise invalid(field, "must be an array")
     return [wire_message(item, f"{field}[{i}]") for i, item in enumerate(value)]
 
 

@@ -1,6 +1,7 @@
-"""Input validation at the HTTP edge: every field a handler reads is checked here, and a bad one is a
-400 naming it (`entries[3].parentId must be a string or null`). Nothing from a request is ever used
-as a path: session ids are only keys in the store.
+"""Input validation at the HTTP edge: a body is parsed here (`parse_body`) and checked against its
+shape (`validated`, the models of `_shapes`); a bad field is a 400 naming it
+(`entries[3].parentId must be a string or null`). Nothing from a request is ever used as a path:
+session ids are only keys in the store.
 """
 
 from __future__ import annotations
@@ -8,16 +9,23 @@ from __future__ import annotations
 import json
 import math
 import re
+import types
 from collections.abc import Mapping
+from functools import cache
+from typing import Annotated, NotRequired, Required, TypeVar, Union, get_args, get_origin
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic_core import ErrorDetails
+from typing_extensions import get_type_hints, is_typeddict
 
 from rein.server._errors import ProtocolError, invalid, missing
 from rein.server._json_bounds import json_problem
+from rein.server._shape_marks import MISSING, Checked, Says
+from rein.server._shapes import SESSION_ID_PATTERN
 
-SESSION_ID = re.compile(r"[A-Za-z0-9._:@-]{1,200}")
-SHA256_HEX = re.compile(r"[0-9a-fA-F]{64}")
-FIRST_MS, LAST_MS = -62_135_596_800_000, 253_402_300_799_999
-"""The Unix milliseconds of 0001-01-01 and of 9999-12-31: the dates Python's datetime holds."""
+SESSION_ID = re.compile(SESSION_ID_PATTERN)
 Body = dict[str, object]
+M = TypeVar("M", bound=BaseModel)
 
 
 def _no_constant(name: str) -> object:
@@ -60,87 +68,100 @@ def parse_body(raw: bytes) -> Body:
     return value
 
 
+def validated(shape: type[M], body: Body) -> M:
+    """`body` as `shape`, or the 400 of its first bad field (in the order the shape declares them)."""
+    try:
+        return shape.model_validate(body)
+    except ValidationError as error:
+        raise refusal(shape, error.errors(include_url=False, include_context=False)[0]) from None
+
+
+def check_value(shape: object, value: object, *at: str) -> None:
+    """Refuse `value`, the field `at` of a body, as `validated` would if it is not a `shape`."""
+    try:
+        _adapter(shape).validate_python(value)
+    except ValidationError as error:
+        raise refusal(shape, error.errors(include_url=False, include_context=False)[0], at) from None
+
+
+@cache
+def _adapter(shape: object) -> TypeAdapter[object]:
+    return TypeAdapter(shape)  # type: ignore[arg-type]  # a type form: `Shape | None`
+
+
+TYPE_WORDS = {
+    "string_type": "must be a string",
+    "list_type": "must be an array",
+    "dict_type": "must be an object",
+    "model_type": "must be an object",
+    "int_type": "must be an integer",
+    "bool_type": "must be a boolean",
+}
+
+
+def refusal(shape: object, error: ErrorDetails, at: tuple[str, ...] = ()) -> ProtocolError:
+    """pydantic's error (in `shape`, found at `at` of the body) as the fork's: `missing(path)` or
+    `invalid(path, words)`, the words the field `Says` (else its type's)."""
+    loc, kind, value = error["loc"], error["type"], error["input"]
+    steps = (*at, *loc)
+    path = "".join(f"[{step}]" if isinstance(step, int) else f".{step}" for step in steps).lstrip(".")
+    says = _says(shape, loc) or Says()
+    named = bool(steps) and isinstance(steps[-1], str)  # a field; an array's item is never absent
+    absent = kind == "missing" or (named and value is None) or (says.blank and value == "")
+    if absent and says.absent == "missing":
+        return missing(path)
+    # a wrong type (or none, for `absent="invalid"`), else a value the field refuses: a pattern, a bound
+    words = (says.wrong or TYPE_WORDS.get(kind, "")) if absent or kind in TYPE_WORDS else says.problem
+    if words == MISSING:
+        return missing(path)
+    return invalid(path, words.replace("{input}", str(value)) if words else f"is invalid: {error['msg']}")
+
+
+def _says(shape: object, loc: tuple[int | str, ...]) -> Says | None:
+    """The `Says` of the field at `loc` in `shape`, found through models, TypedDicts and arrays."""
+    node: object = shape
+    for step in loc:
+        bare, _ = _bare(node)
+        if isinstance(step, int):
+            node = get_args(bare)[0] if get_origin(bare) is list else None
+        elif isinstance(bare, type) and issubclass(bare, BaseModel):
+            found = [f for name, f in bare.model_fields.items() if step in (name, f.alias)]
+            node = None if not found else found[0].annotation
+            if found and found[0].metadata:
+                node = Annotated[(node, *found[0].metadata)]
+        elif is_typeddict(bare):
+            node = get_type_hints(bare, include_extras=True).get(step)
+        else:
+            return None
+    return _bare(node)[1]
+
+
+def _bare(node: object) -> tuple[object, Says | None]:
+    """`node` without its Annotated, NotRequired, `| None` and `Checked` wrappings, and its first `Says`."""
+    says: Says | None = None
+    while True:
+        origin, args = get_origin(node), get_args(node)
+        if origin is Annotated:
+            marks = node.__metadata__  # type: ignore[attr-defined]
+            says = says or next((m for m in marks if isinstance(m, Says)), None)
+            checked = next((m for m in marks if isinstance(m, Checked)), None)
+            node = checked.shape if checked is not None else args[0]
+        elif origin in (NotRequired, Required):
+            node = args[0]
+        elif origin in (Union, types.UnionType) and type(None) in args and len(args) == 2:
+            node = next(arg for arg in args if arg is not type(None))
+        else:
+            return node, says
+
+
 def session_id(value: object, field: str = "sessionId") -> str:
+    """A session id of a request's path (a body's is its shape's `SessionId`)."""
     if value is None or value == "":
         raise missing(field)
     if not isinstance(value, str):
         raise invalid(field, "must be a string")
     if not SESSION_ID.fullmatch(value):
         raise invalid(field, "must be 1-200 characters of A-Z a-z 0-9 . _ : @ -")
-    return value
-
-
-def optional_string(body: Mapping[str, object], field: str) -> str | None:
-    value = body.get(field)
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise invalid(field, "must be a string or null")
-    return value
-
-
-def static_context(body: Mapping[str, object], field: str = "staticContext") -> dict[str, object] | None:
-    """`{systemPrompt?: string, tools?: [{name, description?, parameters?}]}`, or None if absent."""
-    value = body.get(field)
-    if value is None:
-        return None
-    if not isinstance(value, dict):
-        raise invalid(field, "must be an object")
-    prompt = value.get("systemPrompt")
-    if prompt is not None and not isinstance(prompt, str):
-        raise invalid(f"{field}.systemPrompt", "must be a string")
-    tools = value.get("tools")
-    if tools is not None:
-        if not isinstance(tools, list):
-            raise invalid(f"{field}.tools", "must be an array")
-        for i, tool in enumerate(tools):
-            if not isinstance(tool, dict):
-                raise invalid(f"{field}.tools[{i}]", "must be an object")
-            if not isinstance(tool.get("name"), str):
-                raise invalid(f"{field}.tools[{i}].name", "must be a string")
-    return value
-
-
-def entries(body: Mapping[str, object], field: str = "entries") -> list[dict[str, object]]:
-    """Tree entries: objects with a string `id`, a `parentId` string or null, a string `type`."""
-    value = body.get(field)
-    if value is None:
-        raise missing(field)
-    if not isinstance(value, list):
-        raise invalid(field, "must be an array")
-    for i, entry in enumerate(value):
-        where = f"{field}[{i}]"
-        if not isinstance(entry, dict):
-            raise invalid(where, "must be an object")
-        if not isinstance(entry.get("id"), str) or not entry["id"]:
-            raise invalid(f"{where}.id", "must be a non-empty string")
-        if "parentId" not in entry:
-            raise missing(f"{where}.parentId")
-        if entry["parentId"] is not None and not isinstance(entry["parentId"], str):
-            raise invalid(f"{where}.parentId", "must be a string or null")
-        if not isinstance(entry.get("type"), str):
-            raise invalid(f"{where}.type", "must be a string")
-    return value
-
-
-def messages(body: Mapping[str, object], field: str = "messages") -> list[dict[str, object]]:
-    value = body.get(field)
-    if value is None:
-        raise missing(field)
-    if not isinstance(value, list):
-        raise invalid(field, "must be an array")
-    for i, message in enumerate(value):
-        if not isinstance(message, dict):
-            raise invalid(f"{field}[{i}]", "must be an object")
-        if not isinstance(message.get("role"), str):
-            raise invalid(f"{field}[{i}].role", "must be a string")
-        stamp = message.get("timestamp")  # the entry's ISO time is made from it: a date must hold it
-        if (
-            isinstance(stamp, int | float)
-            and not isinstance(stamp, bool)
-            and not FIRST_MS <= stamp <= LAST_MS
-        ):
-            raise invalid(f"{field}[{i}].timestamp", "must be milliseconds within the years 1 to 9999")
     return value
 
 
@@ -152,23 +173,3 @@ def query_int(params: Mapping[str, str], name: str) -> int | None:
     if not (text.isascii() and text.isdigit()) or len(text) > 15:  # "²".isdigit() is True
         raise invalid(name, "must be a non-negative integer")
     return int(text)
-
-
-def integer(body: Mapping[str, object], field: str) -> int:
-    value = body.get(field)
-    if value is None:
-        raise missing(field)
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise invalid(field, "must be an integer")
-    return value
-
-
-def string(body: Mapping[str, object], field: str) -> str:
-    value = body.get(field)
-    if value is None or value == "":
-        raise missing(field)
-    if not isinstance(value, str):
-        raise invalid(field, "must be a string")
-    return value
