@@ -1,6 +1,7 @@
 """Environment tools that run a command: `uv run`, `uvx`, `pipx run`, `poetry run`, `pdm run`, `hatch
 run`, `conda run`, `bundle exec`, `nix-shell --run`, `nix develop -c`, `direnv exec`, `devbox run`.
-(The JavaScript package managers are in `_js`, the version managers in `_versions`.)
+(The JavaScript package managers are in `_js`, the version managers in `_versions`; poetry, pdm, conda,
+mamba, micromamba, bundle and devbox are only data, `Runner` entries in `_runner_tables`.)
 
 Where a tool's options are not all known to rein (an option that may take the next word), the command
 cannot be located exactly, so every suffix of the arguments that starts with a command rein knows is
@@ -13,12 +14,13 @@ import re
 
 from rein.steering.bash.commands._inner import NOTHING, Call, Unwrapped, run, script
 from rein.steering.bash.commands._options import parse
+from rein.steering.bash.commands._runner import handlers
+from rein.steering.bash.commands._runner_tables import ENVIRONMENTS
 from rein.steering.bash.commands._subcommand_runs import (
     Handler,
     after,
     first_operand,
     package_runner,
-    runs_rest,
     subcommand,
 )
 from rein.steering.bash.commands._suffix import suffixes
@@ -91,14 +93,8 @@ HANDLERS: dict[str, Handler] = {
     "uvx": lambda call: package_runner("uvx", "uvx")(call, 1),
     "uv": uv,
     "pipx": subcommand("run", package_runner("pipx run", "pipx run")),
-    "poetry": subcommand("run", runs_rest("poetry run", "poetry run")),
-    "pdm": subcommand("run", runs_rest("pdm run", "pdm run")),
+    **handlers(ENVIRONMENTS),  # poetry, pdm, conda, mamba, micromamba, bundle, devbox
     "hatch": subcommand("run", hatch),
-    "conda": subcommand("run", runs_rest("conda run", "conda run")),
-    "mamba": subcommand("run", runs_rest("mamba run", "conda run")),
-    "micromamba": subcommand("run", runs_rest("micromamba run", "conda run")),
-    "bundle": subcommand("exec", runs_rest("bundle exec", "bundle exec")),
-    "devbox": subcommand("run", runs_rest("devbox run", "devbox run")),
     "nix-shell": nix_shell,
     "nix": nix,
     "direnv": direnv,

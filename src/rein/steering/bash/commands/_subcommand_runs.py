@@ -1,5 +1,6 @@
 """Shapes shared by the runners whose subcommand runs a command: `poetry run cmd`, `pyenv exec cmd`,
-`lerna exec -- cmd`. Each reads the argv from the index after the subcommand on."""
+`lerna exec -- cmd`. Each reads the argv from the index after the subcommand on. (A runner that is
+only data is a `Runner` table entry: `_runner`, `_runner_tables`.)"""
 
 from __future__ import annotations
 
@@ -22,15 +23,6 @@ def after(call: Call, label: str, parsed: Parsed, mode: str = "child") -> Unwrap
     if parsed.unknown:
         return suffixes(call, parsed.rest - 1, label)
     return run(label, "maybe" if mode == "maybe" else "child", call.argv[parsed.rest :])
-
-
-def runs_rest(label: str, key: str) -> Runs:
-    """A tool that runs the command after its options (`uv run [options] cmd args`)."""
-
-    def handler(call: Call, start: int) -> Unwrapped:
-        return after(call, label, parse(call.argv, start, spec(key)))
-
-    return handler
 
 
 def after_dashdash(label: str) -> Runs:

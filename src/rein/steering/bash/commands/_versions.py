@@ -5,28 +5,25 @@
 `fnm exec cmd`, `nvm exec [version] cmd`, `pipenv run cmd`, `brew bundle exec cmd`, `brew sh -c
 'string'`, the dpkg hooks `apt-get -o DPkg::Pre-Invoke::=cmd` and `dpkg --pre-invoke=cmd`. Installing
 a package runs nothing named on the line: `apt-get install -y nodejs npm`, `brew install node`, `asdf
-install python 3.12`, `volta install serve` are data.
+install python 3.12`, `volta install serve` are data. The *env tools, volta, fnm and pipenv are only
+data, `Runner` entries in `_runner_tables`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from rein.steering.bash._words import tail
 from rein.steering.bash.commands._inner import NOTHING, Call, Inner, Unwrapped, run, script
 from rein.steering.bash.commands._options import parse
+from rein.steering.bash.commands._runner import handlers
+from rein.steering.bash.commands._runner_tables import VERSIONS
 from rein.steering.bash.commands._sources import file_text
-from rein.steering.bash.commands._subcommand_runs import Handler, after, runs_rest, subcommand
+from rein.steering.bash.commands._subcommand_runs import Handler, after, subcommand
 from rein.steering.bash.commands._suffix import suffixes
 from rein.steering.bash.commands._tables import spec
 from rein.steering.bash.commands._tasks import mise
 from rein.steering.bash.model import Word
-
-
-def _exec_all(label: str) -> Callable[[Call, int], Unwrapped]:
-    """`pyenv exec cmd args`: no option of its own, the command follows."""
-    return lambda call, start: run(label, "child", call.argv[start:])
 
 
 def _asdf(call: Call) -> Unwrapped:
@@ -142,18 +139,12 @@ def _values(call: Call, longs: tuple[str, ...], shorts: tuple[str, ...]) -> list
     return found
 
 
-_ENV_EXEC = ("pyenv", "rbenv", "nodenv", "goenv", "jenv", "plenv", "phpenv", "scalaenv")
-"""The *env version managers: `NAME exec cmd args` runs cmd with the selected version."""
-
 HANDLERS: dict[str, Handler] = {
-    **{name: subcommand("exec", _exec_all(f"{name} exec")) for name in _ENV_EXEC},
+    **handlers(VERSIONS),  # pyenv and the other *env, volta, fnm, pipenv
     "asdf": _asdf,
     "mise": lambda call: mise(call, subcommand(("exec", "x"), _mise)),
-    "volta": subcommand("run", runs_rest("volta run", "volta run")),
     "rustup": _rustup,
-    "fnm": subcommand("exec", runs_rest("fnm exec", "fnm exec")),
     "nvm": subcommand("exec", _nvm),
-    "pipenv": subcommand("run", runs_rest("pipenv run", "pipenv run")),
     "brew": _brew,
     "apt-get": _apt,
     "apt": _apt,
