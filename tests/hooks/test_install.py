@@ -59,7 +59,7 @@ def test_install_keeps_unrelated_keys_and_hooks(tmp_path: Path) -> None:
     assert data["model"] == "opus" and data["permissions"] == EXISTING["permissions"]
     assert data["hooks"]["Notification"] == EXISTING["hooks"]["Notification"]  # type: ignore[index]
     assert commands(data, "PreToolUse") == ["./guard.sh", "/opt/rein/bin/rein hook claude pre-tool-use"]
-    assert data["hooks"]["PreToolUse"][1]["matcher"] == "Bash|Write|Edit|MultiEdit|Read"
+    assert data["hooks"]["PreToolUse"][1]["matcher"] == "Bash|Write|Edit|MultiEdit|Read|mcp__.*"
     assert "matcher" not in data["hooks"]["UserPromptSubmit"][0]
     assert set(data["hooks"]) == {
         "PreToolUse",

@@ -10,7 +10,17 @@ import re
 
 import pytest
 
-from rein.steering import DEFAULT_RULES, Context, MemoryEntries, Steering, ToolCall, Verdict, build_policy
+from rein.steering import (
+    DEFAULT_RULES,
+    Context,
+    Matcher,
+    MemoryEntries,
+    Rule,
+    Steering,
+    ToolCall,
+    Verdict,
+    build_policy,
+)
 from rein.steering._defaults import OPTIONAL_RULES
 from rein.steering._policy import DEFAULT_PLUGINS, Layer
 
@@ -68,7 +78,21 @@ def test_a_reason_is_a_sentence_with_an_alternative(name: str) -> None:
 
 
 def test_an_unknown_tool_says_what_to_do() -> None:
+    # Any tool may have rules now (an MCP server's, an extension's, issue 37): one no rule names runs;
+    # a command under a name that is not bash, and a call rein fails to read, are blocked with what to do.
     engine = Steering(build_policy([]).policy)
     context = Context(cwd="/p", home="/h", entries=MemoryEntries())
     verdict = engine.evaluate(ToolCall(tool="shell", command="ls"), context)
+    assert not verdict.allow and verdict.rule == "error"  # a command under an unknown name
     assert _ALTERNATIVE.search(verdict.reason), verdict.reason
+    assert engine.evaluate(ToolCall(tool="shell", args={"command": "ls"}), context).allow
+    rule = Rule(name="any", source="user", reason="No.", tool="shell", field="x", matcher=Matcher())
+    engine = Steering(build_policy([Layer(file="team.toml", rules=(rule,))]).policy)
+    verdict = engine.evaluate(ToolCall(tool="shell", args=_Unreadable()), context)
+    assert not verdict.allow and verdict.rule == "error"
+    assert _ALTERNATIVE.search(verdict.reason), verdict.reason
+
+
+class _Unreadable(dict[str, object]):
+    def __contains__(self, key: object) -> bool:
+        raise RuntimeError("unreadable arguments")

@@ -1,5 +1,7 @@
 """The built-in steering extension: tool calls are evaluated before they run, results dispatched to
 observers after; observer entries are session `custom` entries, so `when.happened` survives resume.
+Bash and the file tools are always checked; any other tool (an MCP server's `mcp__<server>__<tool>`,
+an extension's) where a rule or an observer names it, with the JSON arguments the model sent.
 
 Every steering entry is one `custom` entry of type `steering` (`ENTRY`), whatever its steering type:
 
@@ -26,6 +28,7 @@ approval extension reports its part through `settle`, the tool's result settles 
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -47,6 +50,7 @@ from rein.extensions import (
 )
 from rein.gitio import host_context
 from rein.steering import (
+    TOOLS,
     ConfigError,
     Context,
     Entry,
@@ -62,9 +66,6 @@ from rein.steering import (
 ENTRY = "steering"
 """The `custom` entry type every steering entry is stored under; its data names the steering type."""
 
-# rein's tool names, which are also steering's.
-_TOOLS = frozenset({"bash", "write", "edit", "read"})
-
 RECENT = 20
 """How many decisions `SteeringExtension.decisions` keeps (for `/steering`)."""
 
@@ -79,7 +80,7 @@ class Decision:
 
     tool: str
     subject: str
-    """The command (bash) or the path (write, edit, read)."""
+    """The command (bash), the path (write, edit, read), or another tool's arguments (JSON)."""
     allow: bool
     """Whether steering let the call go on (for a rule that asks: the person's answer)."""
     rule: str | None = None
@@ -223,11 +224,16 @@ class SteeringExtension:
         self._allowed.discard(call_id)
         return True
 
+    def _steers(self, tool: str) -> bool:
+        """Whether calls of `tool` go to the engine: bash and the file tools always; any other tool (an
+        MCP server's, an extension's) where a rule or an observer names it, or the policy is broken."""
+        return self.problem is not None or self.engine is None or self.engine.steers(tool)
+
     async def on_tool_call(self, event: ToolCallEvent, ctx: ExtensionContext) -> Block | None:
-        if event.info.call.name not in _TOOLS:
+        if not self._steers(event.info.call.name):
             return None
         call = _call(event.info.call.name, event.info.call.arguments)
-        subject = call.command if call.tool == "bash" else call.path or ""
+        subject = _subject(call)
         call_id = event.info.call.id
         if self.problem is not None:
             self.decisions.append(
@@ -291,7 +297,7 @@ class SteeringExtension:
                 return
 
     def on_tool_result(self, event: ToolResultEvent, ctx: ExtensionContext) -> None:
-        if event.info.call.name not in _TOOLS:
+        if not self._steers(event.info.call.name):
             return
         self._settle_result(event)
         if self.engine is None:
@@ -312,7 +318,7 @@ async def _ask(
     verdict: Verdict, call: ToolCall, ctx: ExtensionContext, *, interactive: bool
 ) -> tuple[Outcome, Block | None]:
     """Put a call a rule asks about to the person: what became of it, and the block unless allowed."""
-    what = f"run: {call.command}" if call.tool == "bash" else f"{call.tool} {call.path or ''}"
+    what = f"run: {call.command}" if call.tool == "bash" else f"{call.tool} {_subject(call)}"
     answer = await ctx.ui.select(f"{verdict.reason}\nAllow the agent to {what}?", ASK_OPTIONS)
     if answer == ALLOW_ONCE:
         return "approved by you", None
@@ -343,4 +349,15 @@ def _call(name: str, args: Mapping[str, object]) -> ToolCall:
         command=text("command") or "",
         path=text("path"),
         content=text("content") if name == "write" else text("new_string"),
+        args=args,
     )
+
+
+def _subject(call: ToolCall) -> str:
+    """What `/steering` and a question show of a call: the command, the path, or another tool's
+    arguments as compact JSON."""
+    if call.tool == "bash":
+        return call.command
+    if call.tool in TOOLS:
+        return call.path or ""
+    return json.dumps(dict(call.args), separators=(",", ":"), default=str)

@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from rein.cli._explain_tool import print_tool, rules_on, tool_call, tool_json
 from rein.cli._steering import Checker, command_text
 from rein.cli._steering import decision as decided_as
 from rein.cli._typer import command, plain_app, run_app
@@ -127,13 +128,28 @@ def explain(
         str | None, typer.Option(metavar="<name>", help="Git branch checked out (default: read from .git).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for tools.")] = False,
+    tool: Annotated[
+        str | None,
+        typer.Option(
+            metavar="<name>", help="Explain a call of this tool (an MCP tool, an extension's) instead."
+        ),
+    ] = None,
+    arg: Annotated[
+        list[str] | None,
+        typer.Option(metavar="<arg>", help="An argument of the --tool call, key=value (a dotted key nests)."),
+    ] = None,
+    args_json: Annotated[
+        str | None, typer.Option("--args", metavar="<json>", help="The --tool call's arguments as JSON.")
+    ] = None,
 ) -> None:
     """Show every command rein extracts from a command line, its state (cwd, branch, variables), and
-    the rule that decided.
+    the rule that decided; with --tool, a call of any tool and the rules that name it.
 
     Exit status: 0 allowed, 1 blocked or asks the person, 2 usage or input error.
     """
     errors = Console(stderr=True, highlight=False)
+    if (tool is not None and tool != "bash") or arg or args_json is not None:
+        _explain_tool(tool, arg or [], args_json, words, cwd, branch, as_json=as_json)
     if not words or not command_text(words).strip():
         errors.print("rein explain: give a command after --, e.g. rein explain -- 'cd /tmp && git push -f'")
         raise typer.Exit(2)
@@ -176,6 +192,45 @@ def explain(
         console.print(f"[bold yellow]ask[/] {escape(verdict.reason)}")
     else:
         console.print(f"[bold red]block[/] {escape(verdict.reason)}")
+    raise typer.Exit(0 if verdict.allow else 1)
+
+
+def _explain_tool(
+    tool: str | None,
+    pairs: list[str],
+    args_json: str | None,
+    words: list[str] | None,
+    cwd: Path | None,
+    branch: str | None,
+    *,
+    as_json: bool,
+) -> None:
+    """`--tool NAME --arg key=value`: a call of any tool, the rules that name it, and what decided."""
+    errors = Console(stderr=True, highlight=False)
+    if tool is None or tool == "bash" or words:
+        errors.print(
+            "rein explain: --arg and --args go with --tool <name> and no command, e.g. rein explain"
+            " --tool mcp__postgres__query --arg sql='DELETE FROM users'"
+        )
+        raise typer.Exit(2)
+    try:
+        call = tool_call(tool, pairs, args_json)
+    except ValueError as error:
+        errors.print(f"rein explain: {escape(str(error))}")
+        raise typer.Exit(2) from None
+    where = (cwd or Path.cwd()).resolve()
+    checker = Checker()
+    try:
+        engine = checker.engine(where)
+    except ConfigError as error:
+        errors.print(f"rein explain: {escape(str(error))}")
+        raise typer.Exit(2) from None
+    verdict = engine.evaluate(call, checker.context(where, branch))
+    rules = rules_on(engine, tool)
+    if as_json:
+        print(json.dumps(tool_json(call, verdict, rules, decided_as(verdict)), indent=2))
+    else:
+        print_tool(Console(highlight=False), call, verdict, rules, str(where))
     raise typer.Exit(0 if verdict.allow else 1)
 
 

@@ -56,7 +56,7 @@ class Settings:
 TIMEOUT = 30
 """Seconds a host waits for one hook call (its own default is 60 s or more): a warm hook answers in
 milliseconds, a cold one in well under a second, so this only bounds a hook that hangs."""
-_CLAUDE_TOOLS = "Bash|Write|Edit|MultiEdit|Read"
+_CLAUDE_TOOLS = "Bash|Write|Edit|MultiEdit|Read|mcp__.*"
 _GEMINI_TOOLS = "run_shell_command|write_file|replace|read_file"
 SETTINGS: dict[str, Settings] = {
     "claude": Settings(

@@ -1,4 +1,5 @@
-"""Claude Code: `PreToolUse` decides Bash, Write, Edit, MultiEdit and Read; the other events feed state.
+"""Claude Code: `PreToolUse` decides Bash, Write, Edit, MultiEdit, Read and MCP tools; the other events
+feed state.
 
 Fields relied on (Claude Code hooks reference, code.claude.com/docs/en/hooks, as summarized by the
 claudetto wiki page "Claude Code Hooks Events Tool", the hex.pm `claude_code` PreToolUse output, and
@@ -7,6 +8,7 @@ the developersdigest.tech PostToolUse guide "fires after a successful tool call"
   tool events          tool_name, tool_input, tool_use_id; tool_response (PostToolUse)
     Bash: command | Write: file_path, content | Edit: file_path, new_string
     MultiEdit: file_path, edits[].new_string | Read: file_path
+    MCP tools: tool_name `mcp__<server>__<tool>`, tool_input the tool's arguments
   PostToolUse fires after a call that succeeded, so a Bash result there exited 0; PostToolUseFailure
   after one that failed, with `error` (no `tool_response`). For a Bash command that exited non-zero,
   `error` starts with the code: `"Exit code 1"`, `"Exit code 128\nfatal: ..."` (captured from Claude
@@ -47,6 +49,8 @@ from rein.hooks.errors import PayloadError
 from rein.steering import ToolCall, ToolResult
 
 STEERED = ("Bash", "Write", "Edit", "MultiEdit", "Read")
+MCP = "mcp__"
+"""Claude Code's MCP tools are `mcp__<server>__<tool>`: rein's rules name them the same way."""
 
 
 def _edits(tool_input: Payload) -> str:
@@ -59,12 +63,15 @@ def _edits(tool_input: Payload) -> str:
 
 
 def tool_calls(payload: Payload) -> tuple[ToolCall, ...]:
-    """The call in a tool event, or none for a tool rein does not steer (MCP tools, web fetch...)."""
+    """The call in a tool event, or none for a tool rein does not steer (web fetch, tasks...). An MCP
+    tool (`mcp__<server>__<tool>`) is passed by its name, with `tool_input` as its arguments."""
     name = text(payload, "tool_name")
-    if name not in STEERED:
+    if name not in STEERED and not name.startswith(MCP):
         return ()
     tool_input = mapping(payload, "tool_input")
     ident = optional_text(payload, "tool_use_id") or ""
+    if name.startswith(MCP):
+        return (ToolCall(tool=name, args=tool_input, id=ident),)
     if name == "Bash":
         return (ToolCall(tool="bash", command=text(tool_input, "command", "tool_input."), id=ident),)
     path = text(tool_input, "file_path", "tool_input.")

@@ -8,6 +8,7 @@
 The engine is pure: session entries go through `Context.entries`, git through `Context.git`.
 """
 
+from rein.steering._anytool import tool_matches
 from rein.steering._defaults import DEFAULT_RULES
 from rein.steering._engine import Policy, Steering
 from rein.steering._packs import Pack, PackState, RuleState, default_packs
@@ -87,4 +88,5 @@ __all__ = [
     "default_packs",
     "load_policy",
     "parse_layer",
+    "tool_matches",
 ]

@@ -9,21 +9,22 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Literal
 
 from rein.steering._anyname import may_run_something
+from rein.steering._anytool import any_tool, command_elsewhere, match_args, tool_matches
 from rein.steering._gate import pattern_gate
 from rein.steering._match import first_words, match_ref, subcommand_key, tri_all
-from rein.steering._observe import speculative_entries, watch_matches
+from rein.steering._observe import observer_entries, speculative_entries, watch_matches
 from rein.steering._packs import PackState
 from rein.steering._pattern import TIMED_OUT, found
 from rein.steering._provenance import SessionDisk, record
 from rein.steering._reasons import UNKNOWN_RULE, Fired, rule_reason, unknown_reason
 from rein.steering._rule import Observer, Plugin, Predicate, Rule, Tri, When
-from rein.steering._types import TOOLS, Context, Entry, Override, RefDecision, ToolCall, ToolResult, Verdict
+from rein.steering._types import Context, Entry, Override, RefDecision, ToolCall, ToolResult, Verdict
 from rein.steering._when import Position, check_when
 from rein.steering.bash import Analysis, CommandRef, Tracker, Unknown, analyze
 from rein.steering.bash.commands import KNOWN
@@ -59,6 +60,8 @@ class Steering:
     def __init__(self, policy: Policy) -> None:
         self.policy = policy
         self._bash = tuple(rule for rule in policy.rules if rule.tool == "bash")
+        self._any = tuple(rule for rule in policy.rules if any_tool(rule.tool))
+        self._steers: dict[str, bool] = {}
         # Rules that name their command only need testing against refs of that command; the rest
         # (patterns, tests without a name) against every ref. Order is kept: first match wins.
         self._by_name: dict[tuple[str, bool, str | None, bool, bool], tuple[Rule, ...]] = {}
@@ -72,6 +75,17 @@ class Steering:
         # (`qm shutdown 100`, `VBoxManage controlvm vm poweroff`, `lxc init`).
         self._known = frozenset(name for rule in self._bash if not rule.pack for name in rule.matcher.command)
         self._all_known = KNOWN | self._known
+
+    def steers(self, tool: str) -> bool:
+        """Whether a rule or an observer may apply to calls of `tool` (always, for bash and the file
+        tools): a host need not pass the calls of other tools to `evaluate` and `dispatch`."""
+        if not any_tool(tool):
+            return True
+        known = self._steers.get(tool)
+        if known is None:
+            globs = [rule.tool for rule in self._any] + [o.watch.tool for o in self.policy.observers]
+            known = self._steers[tool] = any(tool_matches(glob, tool) for glob in globs)
+        return known
 
     def _may_run(self, ref: CommandRef) -> bool:
         """A program named only at run time that no rule applies to under any name it is about: it
@@ -121,12 +135,8 @@ class Steering:
         """Decide whether `call` may run. Never raises for any input: what it cannot read it blocks,
         and a failure inside a rule or plugin blocks too (fail closed) with the error as the reason."""
         try:
-            if call.tool not in TOOLS:
-                known = ", ".join(TOOLS)
-                reason = (
-                    f"[steering:error@rein] unknown tool {call.tool!r}, so it is blocked. Use one of {known}."
-                )
-                return Verdict(allow=False, reason=reason, rule="error", source="rein")
+            if any_tool(call.tool):
+                return command_elsewhere(call) or self._evaluate_any(call, context)
             verdict = (
                 self._evaluate_bash(call, context)
                 if call.tool == "bash"
@@ -286,13 +296,35 @@ class Steering:
     def _evaluate_file(self, call: ToolCall, context: Context) -> Verdict:
         path = call.path or ""
         absolute = posixpath.normpath(posixpath.join(context.cwd, path)) if path else ""
+
+        def match(rule: Rule) -> Tri:
+            if rule.tool != call.tool:
+                return False
+            value = (call.content or "") if rule.field == "content" else path
+            return _file_match(rule, value, absolute, context.cwd)
+
+        return self._first_call_rule(self.policy.rules, match, context)
+
+    def _evaluate_any(self, call: ToolCall, context: Context) -> Verdict:
+        """A call of any other tool (MCP, an extension's): the rules on its name, on its arguments."""
+        if not self._any:
+            return Verdict(allow=True)
+        return self._first_call_rule(
+            self._any,
+            lambda rule: match_args(rule, call) if tool_matches(rule.tool, call.tool) else False,
+            context,
+        )
+
+    def _first_call_rule(
+        self, rules: Sequence[Rule], match: Callable[[Rule], Tri], context: Context
+    ) -> Verdict:
+        """The first rule that blocks a call that is no command decides; else the first that asks."""
         position = Position(ref=None, cwd=context.cwd, branch=context.branch)
         asked: Fired | None = None  # a rule that asks decides only when none blocks
-        for rule in self.policy.rules:
-            if rule.tool != call.tool or (asked is not None and rule.verdict == "ask"):
+        for rule in rules:
+            if asked is not None and rule.verdict == "ask":
                 continue
-            value = (call.content or "") if rule.field == "content" else path
-            matched = _file_match(rule, value, absolute, context.cwd)
+            matched = match(rule)
             if matched is False:
                 continue
             fired = self._fires(rule, context, position, matched)
@@ -328,7 +360,7 @@ class Steering:
         for observer in self.policy.observers:
             if not watch_matches(observer.watch, result, refs, context.cwd):
                 continue
-            produced = _observer_entries(observer, result, context)
+            produced = observer_entries(observer, result, context)
             for entry_type, data in produced.items():
                 written.append(context.entries.append(entry_type, data, context.agent_loop))
         return written
@@ -347,19 +379,6 @@ def _file_match(rule: Rule, value: str, absolute: str, cwd: str) -> Tri:
     if hit is not False:
         return hit
     return rule.field == "path" and bool(absolute) and found(pattern, absolute)
-
-
-def _observer_entries(
-    observer: Observer, result: ToolResult, context: Context
-) -> Mapping[str, Mapping[str, object]]:
-    if observer.on_result is not None:
-        return observer.on_result(result, context) or {}
-    data: dict[str, object] = {"observer": observer.name, "tool": result.call.tool}
-    if result.call.tool == "bash":
-        data.update(command=result.call.command, exit_code=result.exit_code)
-    else:
-        data.update(path=result.call.path)
-    return dict.fromkeys(observer.writes, data)
 
 
 def _overrides(comments: Sequence[str]) -> dict[str, str]:

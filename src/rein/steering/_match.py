@@ -15,7 +15,7 @@ from fnmatch import fnmatchcase
 from rein.steering._args import may_be_flag, may_split
 from rein.steering._pattern import found
 from rein.steering._rule import Matcher, RefTest, Rule, Tri
-from rein.steering._sql import sql_kinds
+from rein.steering._sql_write import sql_match
 from rein.steering._types import Context
 from rein.steering.bash import UNKNOWN, CommandRef, Unknown, Word
 from rein.steering.bash.commands import subcommand_index
@@ -241,8 +241,7 @@ def _code(matcher: Matcher, ref: CommandRef) -> Tri:
         hits = [found(p, code.text) for p in matcher.code]
         results.append(True if True in hits else next((h for h in hits if h is not False), False))
     if matcher.sql:
-        kinds = sql_kinds(code)
-        results.append(kinds if isinstance(kinds, Unknown) else bool(kinds & matcher.sql))
+        results.append(sql_match(code, matcher.sql))
     return tri_all(results)
 
 

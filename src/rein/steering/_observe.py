@@ -7,9 +7,10 @@ speculatively (never stored). `;` and `||` give no such guarantee, so they get n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 
+from rein.steering._anytool import any_tool, tool_matches, watch_args
 from rein.steering._match import match_path
 from rein.steering._rule import Observer, Watch
 from rein.steering._types import Context, Entry, ToolResult
@@ -22,13 +23,16 @@ SPECULATIVE_BASE = 1 << 60
 def watch_matches(
     watch: Watch, result: ToolResult, refs: Callable[[], Sequence[CommandRef]], cwd: str
 ) -> bool:
-    """Whether an observer sees `result`: same tool, command or path, and exit code.
+    """Whether an observer sees `result`: same tool (or one its glob names), command or path, exit code;
+    for another tool, the argument its pattern is about.
 
     `refs` gives the extracted commands; it is only called when the raw command does not match
     already, so a result is parsed only when some observer needs it."""
     call = result.call
-    if watch.tool != call.tool:
+    if not tool_matches(watch.tool, call.tool):
         return False
+    if any_tool(call.tool):
+        return watch_args(watch, call)
     if watch.exit_code is not None and result.exit_code != watch.exit_code:
         return False
     if watch.path and not (call.path and any(match_path(g, call.path, cwd) for g in watch.path)):
@@ -67,3 +71,19 @@ def speculative_entries(
                 for entry_type in observer.writes
             )
     return tuple(entries)
+
+
+def observer_entries(
+    observer: Observer, result: ToolResult, context: Context
+) -> Mapping[str, Mapping[str, object]]:
+    """The entries an observer writes for a result it sees: its handler's, or one per `writes`."""
+    if observer.on_result is not None:
+        return observer.on_result(result, context) or {}
+    data: dict[str, object] = {"observer": observer.name, "tool": result.call.tool}
+    if result.call.tool == "bash":
+        data.update(command=result.call.command, exit_code=result.exit_code)
+    elif any_tool(result.call.tool):
+        data.update(args=dict(result.call.args), error=result.is_error)
+    else:
+        data.update(path=result.call.path)
+    return dict.fromkeys(observer.writes, data)

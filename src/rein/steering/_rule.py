@@ -129,7 +129,11 @@ class Rule:
     """`user` for config files, the plugin's name for plugin rules, `defaults` for rein's own."""
     reason: str
     tool: str = "bash"
-    field: Literal["command", "path", "content"] = "command"
+    """`bash`, `write`, `edit`, `read`, or any other tool's name or a glob of names (`mcp__github__*`),
+    whose rules read the call's arguments."""
+    field: str = "command"
+    """What `pattern` is searched in: `command` (bash), `path` or `content` (file tools); for any other
+    tool an argument, by a dotted path into the JSON (`options.branch`), or "" for all of them."""
     matcher: Matcher = dataclasses.field(default_factory=Matcher)
     requires: Pattern | None = None
     unless: Pattern | None = None
@@ -154,10 +158,14 @@ class Watch:
     """Which tool results an observer sees. Unset fields match anything."""
 
     tool: str = "bash"
+    """A tool's name, or for a tool other than bash and the file tools a glob of names."""
     command: Pattern | None = None
     """Searched in the raw command and in every extracted (unwrapped) command."""
     path: tuple[str, ...] = ()
     exit_code: int | None = None
+    field: str = ""
+    """Another tool's argument (a dotted path) that `pattern` is searched in; "" for all of them."""
+    pattern: Pattern | None = None
 
 
 OnResult = Callable[[ToolResult, Context], Mapping[str, Mapping[str, object]] | None]

@@ -12,12 +12,13 @@ pattern = "regex"               # searched in the canonical command line
 requires = "regex"              # must also match the command line
 unless = "regex"                # must not match it
 tool = "bash"                   # or write / edit / read, with field = "path" | "content"
+                                # or any tool or glob ("mcp__pg__*"), field = "sql" | "options.branch"
 allow_override = false          # true: an agent may lift it with `# steering-override: <rule> - <why>`
 no_override = false             # true: never overridable, whatever allow_override lists say
 on_unknown = "block"            # or "allow"
 verdict = "block"               # or "ask": ask the person (blocks where nobody can answer)
 writes = ["^/dev/sd"]           # regexes: some file the command writes (redirects, cp, dd of=, tee)
-sql = ["drop", "truncate"]      # kinds of SQL statement the command runs (delete-all, update-all)
+sql = ["drop", "truncate"]      # kinds of SQL statement the command runs (delete-all, update-all, write)
 code = ["dropDatabase\\("]      # regexes searched in the code it runs (a client's queries, a one-liner)
 test = "system-path"            # a structural test rein names: system-path, fork-bomb
 on_fire = { write = ["npm-blocked"] }
@@ -32,6 +33,7 @@ upstream = true                 # plugin predicates by name
 name = "tests"
 writes = ["tests-passed"]
 watch = { tool = "bash", command = "^(pytest|make test)", exit_code = 0 }
+# or watch = { tool = "mcp__github__create_*", field = "base", pattern = "^main$" }
 """
 
 from __future__ import annotations
@@ -39,13 +41,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from typing import Literal, cast, get_args
+from typing import cast, get_args
 
+from rein.steering._anytool import any_tool, bad_field, bad_glob
 from rein.steering._names import check_name
 from rein.steering._pack_tests import TESTS
 from rein.steering._pattern import SafePattern
 from rein.steering._rule import Decision, Happened, Matcher, Observer, OnUnknown, Rule, Scope, Watch, When
-from rein.steering._types import TOOLS
 from rein.steering.errors import ConfigError
 
 RULE_KEYS = frozenset(
@@ -74,12 +76,16 @@ RULE_KEYS = frozenset(
         "test",
     }
 )
-SQL_KINDS = ("drop", "truncate", "delete-all", "update-all")
+SQL_KINDS = ("drop", "truncate", "delete-all", "update-all", "write")
+_BUILTIN = "bash, write, edit, read"
+BASH_ONLY = ("command", "subcommand", "flags", "not_flags", "args", "writes", "code", "test")
+"""Keys a rule on another tool (which reads arguments, not a command line) has no use for."""
+FILE_FIELDS = ("command", "path", "content")
 WHEN_CORE = frozenset({"cwd", "branch", "happened", "not"})
 HAPPENED_KEYS = frozenset({"event", "in", "since"})
 ON_FIRE_KEYS = frozenset({"write"})
 OBSERVER_KEYS = frozenset({"name", "writes", "watch"})
-WATCH_KEYS = frozenset({"tool", "command", "path", "exit_code"})
+WATCH_KEYS = frozenset({"tool", "command", "path", "exit_code", "field", "pattern"})
 
 
 def show(value: object) -> str:
@@ -200,17 +206,21 @@ def read_rule(
     name = check_name("rule", table.get("name"), file=file, line=line)
     reader.what = f"rule {name!r}"
     reader.known(RULE_KEYS)
-    reason = reader.string("reason")
-    if not reason:
+    if not reader.string("reason"):
         raise reader.fail("needs a reason (the agent reads it to know what to do instead)")
-    tool = reader.choice("tool", TOOLS, "bash")
-    field_name = reader.choice(
-        "field", ("command", "path", "content"), "command" if tool == "bash" else "path"
-    )
+    tool = _tool(reader)
+    if any_tool(tool):
+        return _any_tool_rule(reader, name, tool, default_verdict)
+    field_name = reader.table.get("field", "command" if tool == "bash" else "path")
+    if field_name not in FILE_FIELDS:
+        raise reader.fail(
+            f"field must be one of {', '.join(FILE_FIELDS)}, not {show(field_name)} (an argument of another"
+            ' tool needs that tool named: tool = "mcp__server__tool", or a glob of names)'
+        )
     subcommands = tuple(tuple(sub.split()) for sub in reader.strings("subcommand"))
     for kind in reader.strings("sql"):
         if kind not in SQL_KINDS:
-            raise reader.fail(f"sql kinds are {', '.join(SQL_KINDS)}, not {show(kind)}")
+            raise reader.fail(_bad_kind(kind))
     test_name = reader.string("test")
     test = TESTS.get(test_name) if test_name is not None else None
     if test_name is not None and test is None:
@@ -234,15 +244,19 @@ def read_rule(
         )
     if tool != "bash" and matcher.pattern is None:
         raise reader.fail(f"a {tool} rule matches its {field_name} with a pattern")
-    on_fire = reader.table_of("on_fire")
-    fire = reader.child(on_fire, "on_fire")
+    return _rule(reader, name, tool, field_name, matcher, default_verdict)
+
+
+def _rule(reader: Reader, name: str, tool: str, field: str, matcher: Matcher, default_verdict: str) -> Rule:
+    """The rule of a table whose tool, field and matcher are read: the keys every rule shares."""
+    fire = reader.child(reader.table_of("on_fire"), "on_fire")
     fire.known(ON_FIRE_KEYS)
     return Rule(
         name=name,
         source="user",
-        reason=reason,
+        reason=reader.string("reason") or "",
         tool=tool,
-        field=cast(Literal["command", "path", "content"], field_name),
+        field=field,
         matcher=matcher,
         requires=reader.regex("requires"),
         unless=reader.regex("unless"),
@@ -252,8 +266,61 @@ def read_rule(
         on_unknown=cast(OnUnknown, reader.choice("on_unknown", ("block", "allow"), "block")),
         verdict=cast(Decision, reader.choice("verdict", get_args(Decision), default_verdict)),
         writes_on_fire=fire.strings("write"),
-        origin=f"{file}:{line}" if line else file,
+        origin=f"{reader.file}:{reader.line}" if reader.line else reader.file,
     )
+
+
+def _tool(reader: Reader) -> str:
+    """A table's `tool`: bash, a file tool, or any other tool's name or a glob of names."""
+    tool = reader.table.get("tool", "bash")
+    if not isinstance(tool, str):
+        raise reader.fail(f"tool must be one of {_BUILTIN}, not {show(tool)} (or another tool's name)")
+    why = bad_glob(tool) if any_tool(tool) else None
+    if why is not None:
+        raise reader.fail(
+            f"tool must be one of {_BUILTIN}, not {show(tool)} (or another tool's name, or a glob of"
+            f" names: {why})"
+        )
+    return tool
+
+
+def _not_for(reader: Reader, tool: str, key: str) -> ConfigError:
+    """A key of bash or the file tools on a table about another tool: most likely a misnamed tool."""
+    return reader.fail(
+        f"tool must be one of {_BUILTIN}, not {show(tool)}, with {key} (a rule or watch on another tool"
+        " reads its arguments, with field and pattern)"
+    )
+
+
+def _bad_kind(kind: str) -> str:
+    return (
+        f"sql kinds are {', '.join(SQL_KINDS[:-1])}, not {show(kind)} (write, too: any statement but a read)"
+    )
+
+
+def _field(reader: Reader) -> str:
+    """A rule's or a watch's argument of another tool: a dotted path, or "" for all of them."""
+    field = reader.string("field", "") or ""
+    if field and bad_field(field):
+        raise reader.fail(
+            f"field must be an argument's name or a dotted path into one (options.branch), not {show(field)}"
+        )
+    return field
+
+
+def _any_tool_rule(reader: Reader, name: str, tool: str, default_verdict: str) -> Rule:
+    """A rule on a tool other than bash and the file tools: matched on the arguments of its calls."""
+    for key in BASH_ONLY:
+        if key in reader.table:
+            raise _not_for(reader, tool, key)
+    field = _field(reader)
+    for kind in reader.strings("sql"):
+        if kind not in SQL_KINDS:
+            raise reader.fail(_bad_kind(kind))
+    matcher = Matcher(pattern=reader.regex("pattern"), sql=frozenset(reader.strings("sql")))
+    if field and matcher.empty:
+        raise reader.fail(f"field {show(field)} needs a pattern or sql kinds to match it with")
+    return _rule(reader, name, tool, field, matcher, default_verdict)
 
 
 def read_observer(table: Mapping[str, object], *, file: str, line: int | None, index: int) -> Observer:
@@ -268,14 +335,22 @@ def read_observer(table: Mapping[str, object], *, file: str, line: int | None, i
     writes = reader.strings("writes")
     for entry_type in writes:
         check_name("entry type", entry_type, file=file, line=line)
+    tool = _tool(watch)
+    for key in ("command", "path", "exit_code") if any_tool(tool) else ():
+        if key in watch.table:
+            raise _not_for(watch, tool, key)
+    if not any_tool(tool) and ("field" in watch.table or "pattern" in watch.table):
+        raise watch.fail(f"field and pattern read another tool's arguments; a {tool} watch has command, path")
     return Observer(
         name=name,
         source="user",
         watch=Watch(
-            tool=watch.choice("tool", TOOLS, "bash"),
+            tool=tool,
             command=watch.regex("command"),
             path=watch.strings("path"),
             exit_code=exit_code,
+            field=_field(watch),
+            pattern=watch.regex("pattern"),
         ),
         writes=writes,
         origin=f"{file}:{line}" if line else file,

@@ -16,17 +16,23 @@ from rein.steering.bash import EMPTY_ENV, Analysis, CommandRef, Env, Unknown
 
 ToolName = Literal["bash", "write", "edit", "read"]
 TOOLS: tuple[ToolName, ...] = ("bash", "write", "edit", "read")
+"""The tools whose own rules read a command or a file; rules on any other tool (an MCP server's
+`mcp__<server>__<tool>`, an extension's) read its arguments."""
+
+NO_ARGS: Mapping[str, object] = MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ToolCall:
-    """A tool call the agent wants to make. `command` for bash; `path` and `content` for files."""
+    """A tool call the agent wants to make. `command` for bash; `path` and `content` for files;
+    `args`, the JSON arguments the model sent, for every tool (what rules on other tools read)."""
 
     tool: str
     command: str = ""
     path: str | None = None
     content: str | None = None
     id: str = ""
+    args: Mapping[str, object] = field(default_factory=lambda: NO_ARGS)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
