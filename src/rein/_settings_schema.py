@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass
 from typing import Literal
 
-Kind = Literal["bool", "string", "url", "count", "names", "choice"]
+Kind = Literal["bool", "string", "url", "count", "names", "choice", "tables"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -48,6 +48,8 @@ class Key:
                 return "a list of names (strings)"
             case "choice":
                 return "one of " + ", ".join(self.choices)
+            case "tables":
+                return "a table of tables, one per name"
 
     def accepted(self) -> str:
         """What the key accepts, as an error message says it: `allowed`, with the names installed
@@ -74,6 +76,8 @@ class Key:
                 if not isinstance(value, str) or value in self.choices:
                     return value in self.choices
                 return bool(self.installed) and value in installed_names(self.installed)
+            case "tables":  # each table's own keys are checked by their reader (`rein.mcp`)
+                return isinstance(value, dict) and all(isinstance(item, dict) for item in value.values())
 
 
 def installed_names(group: str) -> tuple[str, ...]:
@@ -291,7 +295,29 @@ SERVER = Group(
     ),
 )
 
-GROUPS: tuple[Group, ...] = (REIN, TTSR, STEERING, TIMEBOX, COMPACTION, SERVER)
+MCP = Group(
+    name="mcp",
+    doc="MCP servers for rein's agent, beside those of `.mcp.json` and `~/.claude.json` (docs/mcp.md).",
+    keys=(
+        Key(
+            name="servers",
+            kind="tables",
+            default=None,
+            doc="`[mcp.servers.<name>]`: a server as `.mcp.json` writes one (`command`, `args`, `env`;"
+            ' or `type = "http"`, `url`, `headers`), or `enabled = false` to switch off a server'
+            " configured anywhere.",
+        ),
+        Key(
+            name="startup_timeout",
+            kind="count",
+            default=30,
+            doc="Seconds each server has to start and list its tools; one that takes longer is"
+            " reported and the session goes on without it (0: the default).",
+        ),
+    ),
+)
+
+GROUPS: tuple[Group, ...] = (REIN, TTSR, STEERING, TIMEBOX, COMPACTION, SERVER, MCP)
 """Every group rein knows, in the order the docs list them."""
 
 

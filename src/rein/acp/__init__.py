@@ -20,6 +20,7 @@ The host (`rein.cli.acp`) gives the factory, so the session is built exactly as 
 from __future__ import annotations
 
 from rein.acp._agent import ReinAgent
+from rein.acp._mcp_servers import editor_servers
 from rein.acp._serve import serve, serve_stdio, stdio_problem
 from rein.acp._types import SessionFactory, StartFailed, UnknownSession
 
@@ -28,6 +29,7 @@ __all__ = [
     "SessionFactory",
     "StartFailed",
     "UnknownSession",
+    "editor_servers",
     "serve",
     "serve_stdio",
     "stdio_problem",

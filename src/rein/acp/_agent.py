@@ -15,18 +15,15 @@ from pathlib import Path
 
 from acp import PROTOCOL_VERSION, Client, RequestError
 from acp.schema import (
-    AcpMcpServer,
     AgentCapabilities,
     AuthenticateResponse,
     ClientCapabilities,
     CloseSessionResponse,
     ForkSessionResponse,
-    HttpMcpServer,
     Implementation,
     InitializeResponse,
     ListSessionsResponse,
     LoadSessionResponse,
-    McpServerStdio,
     NewSessionResponse,
     PromptCapabilities,
     PromptResponse,
@@ -36,17 +33,17 @@ from acp.schema import (
     SessionListCapabilities,
     SetSessionConfigOptionResponse,
     SetSessionModeResponse,
-    SseMcpServer,
 )
 
 from rein import __version__
 from rein.acp._convert import PromptBlock, prompt_text
 from rein.acp._live import LiveSession
+from rein.acp._mcp_servers import McpServer, editor_servers
 from rein.acp._types import SessionFactory, StartFailed, UnknownSession
 from rein.acp._ui import EditorUI, Outbox
+from rein.builtins import add_editor_servers
 from rein.session import list_sessions, sessions_dir
 
-McpServer = HttpMcpServer | SseMcpServer | AcpMcpServer | McpServerStdio
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,128}")
 
 
@@ -96,7 +93,7 @@ class ReinAgent:
         mcp_servers: list[McpServer] | None = None,
         **kwargs: object,
     ) -> NewSessionResponse:
-        live = self._open(cwd, None)
+        live = self._open(cwd, None, mcp_servers)
         await live.start()
         # Runs after this response is queued (the SDK queues it without yielding): an update for a
         # session id the editor has not seen yet would be dropped.
@@ -118,7 +115,7 @@ class ReinAgent:
             path = self._find(cwd, session_id)
         except UnknownSession as error:
             raise RequestError.invalid_params({"sessionId": session_id, "problem": str(error)}) from None
-        live = self._open(cwd, path)
+        live = self._open(cwd, path, mcp_servers)
         await live.start(replayed=True)
         return LoadSessionResponse(modes=live.mode_state())
 
@@ -210,12 +207,13 @@ class ReinAgent:
 
     # -- sessions --------------------------------------------------------------------------------
 
-    def _open(self, cwd: str, path: Path | None) -> LiveSession:
+    def _open(self, cwd: str, path: Path | None, mcp_servers: list[McpServer] | None) -> LiveSession:
         outbox = Outbox(self.conn)
         try:
             session = self.factory(Path(cwd), path, EditorUI(outbox))
         except StartFailed as error:
             raise RequestError.invalid_params({"cwd": cwd, "problem": str(error)}) from None
+        add_editor_servers(session, *editor_servers(mcp_servers))  # started with the session
         live = LiveSession(session, outbox)
         self.sessions[live.id] = live
         return live

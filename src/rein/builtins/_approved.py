@@ -8,7 +8,8 @@ written when they answer "Always allow in this project", read before approval as
 
 An entry allows exactly the command it names (`command`: its words, however the model quotes or spaces
 them), or every command whose words start with it (`prefix`, which only a person writes); `tool =
-"write"` or `"edit"` allows that tool on files inside the project. A bash line runs without asking
+"write"` or `"edit"` allows that tool on files inside the project; `tool = "mcp__github__create_issue"`
+allows that MCP tool (whatever its arguments). A bash line runs without asking
 when every command it would run (inner ones included: `sudo rm x` is `sudo rm x` and `rm x`) is
 allowed. Only approval reads the file: steering still decides every call first.
 
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from rein.mcp import PREFIX as MCP_PREFIX
 from rein.steering import analyze
 
 FILE = Path(".rein") / "approved.toml"
@@ -132,11 +134,11 @@ def _entry(entry: object) -> tuple[str, Argv] | str:
     if not isinstance(entry, Mapping):
         return "not a table"
     tool = entry.get("tool")
-    if isinstance(tool, str) and tool in _FILE_TOOLS:
+    if isinstance(tool, str) and (tool in _FILE_TOOLS or tool.startswith(MCP_PREFIX)):
         extra = set(entry) - {"tool"}
         return f"a {tool} entry takes only `tool` (not {', '.join(sorted(extra))})" if extra else (tool, ())
     if tool != "bash":
-        return f"tool = {tool!r} is not one of bash, write, edit"
+        return f"tool = {tool!r} is not one of bash, write, edit, mcp__<server>__<tool>"
     keys = set(entry) - {"tool"}
     if len(keys) != 1 or not keys <= {"command", "prefix"}:
         return "a bash entry has one of `command` or `prefix`, and nothing else"

@@ -1,4 +1,5 @@
-"""Approval of tool calls that change things (`bash`, `write`, `edit`), as a built-in extension.
+"""Approval of tool calls that change things (`bash`, `write`, `edit`, and every MCP server's tool,
+`mcp__<server>__<tool>`), as a built-in extension.
 
 Its `tool_call` handler is registered after every other extension's, and the first `Block` wins, so a
 call steering (or any extension) blocks is never asked about. Read-only tools never ask.
@@ -10,17 +11,23 @@ call steering (or any extension) blocks is never asked about. Read-only tools ne
   and JSON modes), the call is denied and the reason says how to let such calls run; a question
   dismissed (`select` answering None where a person could be asked) denies it too, and says so.
 
+An MCP tool asks even when its server marks it `readOnlyHint`: the hint is the server's own word
+(any project's `.mcp.json` may name any server), and one answer allows the tool for the session or
+the project.
+
 A call a steering rule already asked the person about, and they allowed (`allowed_by_person`, the
 steering extension's), is not asked about again.
 
 "Allow for this session" remembers, for bash, the program of each command the line would run (its
 first word as written, inner commands included: `sudo rm x` remembers `sudo` and `rm`); a later bash
 call runs without asking when every program in it is remembered. For write and edit it remembers the
-tool. What is remembered lasts until the session ends or another session is opened (`/new`,
+tool, and for an MCP tool that one tool (`mcp__github__create_issue`, not the server's others). What
+is remembered lasts until the session ends or another session is opened (`/new`,
 `/resume`, `/fork`); moving in the session's tree (`/tree`, the web page's "Continue from here") keeps it.
 
 "Always allow in this project" appends entries to `.rein/approved.toml` (`_approved`): the exact
-commands of the line (or, for write and edit, the tool on files inside the project), which later
+commands of the line (or, for write and edit, the tool on files inside the project; for an MCP tool,
+the tool), which later
 sessions in that directory run without asking. A person reads, widens or deletes them there.
 
 Each call approval decides is reported to `on_outcome` (its id and an `Outcome`), so `/steering`
@@ -34,12 +41,14 @@ session start and on every switch: an editor shows it as the session's mode.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable, Mapping
 from typing import Final, Literal, get_args
 
 from rein.agent import Block
 from rein.builtins import _approved
 from rein.extensions import ExtensionAPI, ExtensionContext, SessionStartEvent, ToolCallEvent
+from rein.mcp import PREFIX as MCP_PREFIX
 from rein.session import AgentSession
 from rein.steering import analyze
 
@@ -53,7 +62,13 @@ MEANING: dict[ApproveMode, str] = {
 }
 
 CHANGING = frozenset({"bash", "write", "edit"})
-"""The tools that ask; every other tool runs without asking."""
+"""The built-in tools that ask; with MCP tools (`asks`), the only ones: every other runs without asking."""
+
+
+def asks(tool: str) -> bool:
+    """Whether a call of `tool` is approval's to decide: bash, write, edit, and any MCP tool."""
+    return tool in CHANGING or tool.startswith(MCP_PREFIX)
+
 
 ALLOW_ONCE = "Allow once"
 ALLOW_SESSION = "Allow for this session"
@@ -180,7 +195,7 @@ class ApprovalExtension:
         return f"{may}; nobody is asked here, so those calls are denied unless you pass --approve auto."
 
     async def on_tool_call(self, event: ToolCallEvent, ctx: ExtensionContext) -> Block | None:
-        if event.info.call.name not in CHANGING:
+        if not asks(event.info.call.name):
             return None
         call = event.info.call
         outcome, block = await self._decide(call.id, call.name, call.arguments, ctx)
@@ -207,7 +222,7 @@ class ApprovalExtension:
             command = command if isinstance(command, str) else ""
             remember = programs(command, cwd=self.session.cwd, home=self.home)
             saved = _approved.command_argvs(command, cwd=self.session.cwd, home=self.home)
-        elif not _approved.inside(self.session.cwd, args.get("path")):
+        elif tool in CHANGING and not _approved.inside(self.session.cwd, args.get("path")):
             saved = None
         config = _approved.names_config(tool, args, cwd=self.session.cwd, home=self.home)
         if config:
@@ -266,7 +281,7 @@ class ApprovalExtension:
         remember: tuple[str, ...] | None,
         ctx: ExtensionContext,
     ) -> None:
-        said = str(args.get("command", "")) if tool == "bash" else f"{tool} {args.get('path', '')}"
+        said = str(args.get("command", "")) if tool == "bash" else f"{tool} {args.get('path', '')}".strip()
         try:
             path = _approved.save(self.session.cwd, tool, argvs, said=said, session=self.session.store.id)
         except (OSError, ValueError) as error:
@@ -299,7 +314,12 @@ def _title(
     remember: tuple[str, ...] | None,
     saved: tuple[_approved.Argv, ...] | None,
 ) -> str:
-    if tool == "bash":
+    if tool.startswith(MCP_PREFIX):
+        shown = json.dumps(dict(args), ensure_ascii=False, default=str)
+        what = f"call {tool} with {shown if len(shown) <= 300 else shown[:297] + '...'}"
+        scope = f"\n{ALLOW_SESSION} allows every later {tool} call"
+        forever = f"\n{ALLOW_PROJECT} saves {tool} to {_approved.FILE} for later sessions"
+    elif tool == "bash":
         what = f"run: {args.get('command', '')}"
         scope = (
             f"\n{ALLOW_SESSION} allows later commands that run only: {', '.join(remember)}"
