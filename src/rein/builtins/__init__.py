@@ -1,6 +1,7 @@
 """Extensions rein ships and loads by default: stream rules (`ttsr`), command steering (`steering`),
-the `/timebox` budget, the slash commands (`commands`), the validation hints (`hints`) and the
-approval of tool calls (`approval`)."""
+the `/timebox` budget, the slash commands (`commands`), the validation hints (`hints`), the
+checkpoints behind `/undo` (`checkpoints`), the tools of MCP servers (`mcp`) and the approval of tool
+calls (`approval`)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ from pathlib import Path
 
 from rein.builtins._tree_view import CURRENT_MARK
 from rein.builtins.approval import ApprovalExtension, ApproveMode, approve_mode
+from rein.builtins.checkpoints import CheckpointExtension
+from rein.builtins.checkpoints_undo import UndoResult, undo_turns
 from rein.builtins.commands import DEFAULT_MODELS, CommandsExtension, provider_default
 from rein.builtins.hints import HintsExtension
+from rein.builtins.mcp import McpExtension, add_editor_servers
 from rein.builtins.steering import SteeringExtension
 from rein.builtins.timebox import TimeboxExtension
 from rein.builtins.ttsr import TtsrExtension
@@ -27,19 +31,27 @@ def load_extensions(
     discovered: bool = True,
     approve: ApproveMode | None = None,
     interactive: bool = True,
+    checkpoints: bool = True,
 ) -> None:
     """Load the built-in extensions, then the user's (`.rein/extensions`, `~/.rein/extensions`,
     entry points), then the approval of tool calls, so that every extension's block comes before a
     person is asked. A broken user extension is reported and skipped.
 
     `approve` is the `--approve` option (None: `[rein] approve` from settings, else "ask");
-    `interactive` False means nobody can be asked (print and JSON modes): "ask" then denies."""
+    `interactive` False means nobody can be asked (print and JSON modes): "ask" then denies.
+    `checkpoints` False leaves out the checkpoints behind `/undo` (the session server's page, whose
+    database may sit in the project, does not offer undo yet)."""
     ttsr = TtsrExtension(session.api("ttsr"), cwd=cwd, home=home, settings=settings.get("ttsr", {}))
     steering = SteeringExtension(session.api("steering"), cwd=cwd, home=home, interactive=interactive)
     TimeboxExtension(session.api("timebox")).register()
     if settings.get("rein", {}).get("validation_hints", True) is not False:
         HintsExtension(session.api("hints"))
     CommandsExtension(session.api("commands"), session, home=home, ttsr=ttsr, steering=steering)
+    McpExtension(
+        session.api("mcp"), session, home=home, settings=settings.get("mcp", {}), interactive=interactive
+    )
+    if checkpoints:
+        CheckpointExtension(session.api("checkpoints"), session, home=home)
     for found in discover_extensions(Path(cwd), Path(home)) if discovered else ():
         if found.factory is None:
             session.ui.notify(f"extension {found.name} ({found.origin}) skipped: {found.problem}", "warning")
@@ -67,10 +79,15 @@ __all__ = [
     "DEFAULT_MODELS",
     "ApprovalExtension",
     "ApproveMode",
+    "CheckpointExtension",
     "CommandsExtension",
     "HintsExtension",
+    "McpExtension",
     "SteeringExtension",
     "TtsrExtension",
+    "UndoResult",
+    "add_editor_servers",
     "load_extensions",
     "provider_default",
+    "undo_turns",
 ]

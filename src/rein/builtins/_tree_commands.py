@@ -8,6 +8,8 @@
 Continuing from a user prompt moves the leaf before it, so it can be asked again differently; from
 any other entry, onto it (a reply with its tool results). When the old leaf is left off the new path,
 `/tree` asks whether to summarize the branch left behind (`AgentSession.navigate` writes the summary).
+After the move, when the files the session's turns changed differ from that point's, it asks whether
+to restore them too (`checkpoints.offer_restore`); never silently.
 Without a person (print mode: every question answers None), `/tree` prints the tree and changes
 nothing; `/tree ID` moves without a summary.
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rein.builtins._tree_view import describe, landing, render_tree, tree_lines
+from rein.builtins.checkpoints import offer_restore
 from rein.extensions import ExtensionContext
 from rein.session import (
     AgentSession,
@@ -103,6 +106,9 @@ class TreeCommands:
         if summary is not None:
             notice += f"; the branch left is summarized in {summary[:8]}"
         ctx.ui.notify(notice)
+        restored = await offer_restore(self.session, str(self.home), store.leaf_id, ctx.ui)
+        if restored is not None:
+            ctx.ui.notify(f"/tree: {restored}")
 
     async def fork(self, args: str, ctx: ExtensionContext) -> None:
         store = self.session.store

@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "packs": ("rein.cli.packs", "List the packs of rules for destructive operations and their verdicts."),
     "sessions": ("rein.cli.sessions", "List this directory's sessions: date, id, size, model, first prompt."),
     "export": ("rein.cli.export", "Write a session as a self-contained HTML page."),
+    "undo": ("rein.cli.undo", "Put back the files of the last turns of this directory's latest session."),
     "hook": ("rein.cli.hook", "Run as a hook of Claude Code, Codex, Gemini CLI or Cursor; install hooks."),
     "compact": (
         "rein.cli.compact",
@@ -31,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "proxy": ("rein.cli.proxy", "Stream rules for any OpenAI or Anthropic client, as a proxy."),
     "serve": ("rein.cli.serve", "Serve sessions over HTTP: the session tree and the model calls live here."),
     "acp": ("rein.cli.acp", "Serve rein's agent to an editor (Zed, JetBrains, Neovim) over ACP on stdio."),
+    "mcp": ("rein.cli.mcp", "List the MCP servers rein's agent uses here: their state and their tools."),
     "demo": (
         "rein.cli.demo",
         "A session on the embedded local model: a stream rule cuts a reply, a command is blocked.",

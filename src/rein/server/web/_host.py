@@ -224,6 +224,7 @@ class RunHost:
             settings=settings,
             approve=config.approve,
             interactive=True,
+            checkpoints=False,
         )
         return run
 
