@@ -6,8 +6,9 @@ parallel, make, watchexec, find's primaries), `_js_tables` (npm, npx, pnpm, yarn
 (uv, pipx, poetry, pdm, conda, bundle, devbox, nix-shell), `_container_tables` (docker, podman,
 nerdctl, kubectl, heroku), `_version_tables` (volta, rustup, mise, fnm, pipenv, brew), `_hook_tables`
 (split, sort, firebase, gh alias), `_console_tables` (psql, sqlite3, vim, gdb, tmux, screen) and
-`_git_options`. An option a table does not know is reported by `parse`
-as unknown, so a handler can fall back to checking every suffix of the arguments.
+`_git_options`. The runners that are data (`_runner_tables`) name these tables by key. An option a
+table does not know is reported by `parse` as unknown, so a handler can fall back to checking every
+suffix of the arguments.
 """
 
 from __future__ import annotations
