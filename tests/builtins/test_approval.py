@@ -206,7 +206,9 @@ def test_the_mode_comes_from_settings_and_a_bad_value_denies(harness: MakeHarnes
     )
     run(h, "go")
     assert not (h.project / "y").exists() and h.ui.asked == []
-    said = "settings: [rein] approve = 'yes' is not one of ask, auto, deny; bash, write and edit calls"
+    said = (
+        "settings: [rein] approve = 'yes' is not one of ask, auto, deny; bash, write, edit and MCP tool calls"
+    )
     assert (f"{said} are denied", "error") in h.ui.notices
 
     h = harness([[bash("1", "touch z")], [TextContent(text="ok")]], approve=None, interactive=False)
@@ -227,8 +229,8 @@ def test_the_mode_comes_from_settings_and_a_bad_value_denies(harness: MakeHarnes
         (
             "deny",
             True,
-            "The local model may read files in {cwd}; its bash, write and edit calls are denied"
-            " (approve: deny).",
+            "The local model may read files in {cwd}; its bash, write, edit and MCP tool calls are"
+            " denied (approve: deny).",
         ),
     ],
 )
@@ -242,7 +244,7 @@ def test_the_local_model_says_what_it_may_do(
         model=Model(provider="local", id="smollm2"),
     )
     run(h)
-    may = f"The local model may run bash and write and edit files in {h.project}"
+    may = f"The local model may run bash, write and edit files and call MCP tools in {h.project}"
     assert [message for message, _ in h.ui.notices] == [says.format(may=may, cwd=h.project)]
 
 
@@ -291,8 +293,8 @@ def test_approve_switches_the_mode_for_the_rest_of_the_session_and_says_so(harne
     ]
     said = [text for text, _ in h.ui.notices if "approve" in text]
     assert said == [
-        "approve: deny (bash, write and edit calls are refused; the agent only reads)",
-        "approve: auto (bash, write and edit calls run without asking (steering still applies))",
+        "approve: deny (bash, write, edit and MCP tool calls are refused; the agent only reads)",
+        "approve: auto (bash, write, edit and MCP tool calls run without asking (steering still applies))",
         "/approve sometimes: not one of ask, auto, deny",
     ]
     assert "approve" in h.session.registry.commands

@@ -67,6 +67,7 @@ def dirs(tmp_path: Path) -> tuple[Path, Path]:
     ],
     ids=lambda value: " ".join(value) if isinstance(value, tuple) else None,
 )
+@pytest.mark.slow
 def test_each_row_of_the_table(args: tuple[str, ...], stdin: str, code: int, dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     done = run_rein(*args, cwd=project, home=home, stdin=stdin)
@@ -94,7 +95,10 @@ def test_a_malformed_jsonl_line_blocks_but_a_bad_steering_config_is_an_input_err
 @pytest.mark.parametrize(
     ("line", "problem"),
     [
-        ('{"cmd": "git push -f"}', "unknown key 'cmd' (known: tool, command, path, content, cwd, branch)"),
+        (
+            '{"cmd": "git push -f"}',
+            "unknown key 'cmd' (known: tool, command, path, content, cwd, branch, args)",
+        ),
         ('{"command": "ls", "tool": "nope"}', "unknown tool 'nope' (one of bash, write, edit, read)"),
         ('{"command": "ls", "extra": 1}', "unknown key 'extra'"),
         ("[1, 2]", "each line must be a JSON object, not an array"),
@@ -113,6 +117,7 @@ def test_a_malformed_jsonl_line_blocks_but_a_bad_steering_config_is_an_input_err
         ('{"tool": "read", "path": "a.py", "content": "x"}', "a read call takes no content"),
     ],
 )
+@pytest.mark.slow
 def test_a_jsonl_line_of_the_wrong_shape_gets_an_error_verdict_that_blocks(
     line: str, problem: str, dirs: tuple[Path, Path]
 ) -> None:
@@ -144,6 +149,7 @@ def test_jsonl_lines_of_the_right_shape_still_pass(dirs: tuple[Path, Path]) -> N
     ("settings", "problem"),
     [("[rein\n", "invalid TOML"), ('rein = "x"\n', "must be a [rein] table")],
 )
+@pytest.mark.slow
 def test_the_agent_exits_2_on_a_bad_settings_file(
     settings: str, problem: str, dirs: tuple[Path, Path]
 ) -> None:
@@ -156,6 +162,7 @@ def test_the_agent_exits_2_on_a_bad_settings_file(
     assert done.stderr.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_the_agent_exits_2_on_a_session_file_it_cannot_read(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     missing = project / "gone.jsonl"
@@ -171,6 +178,7 @@ def test_the_agent_exits_2_on_a_session_file_it_cannot_read(dirs: tuple[Path, Pa
     )
 
 
+@pytest.mark.slow
 def test_the_agent_exits_2_on_a_session_file_from_a_newer_rein(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     future = project / "future.jsonl"
@@ -182,12 +190,14 @@ def test_the_agent_exits_2_on_a_session_file_from_a_newer_rein(dirs: tuple[Path,
     assert future.read_text().count("\n") == 1  # nothing was written to it
 
 
+@pytest.mark.slow
 def test_the_agent_exits_2_on_a_cwd_that_is_not_a_directory(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     done = run_rein("--provider", "faux", "--cwd", str(project / "nope"), "-p", "hi", cwd=project, home=home)
     assert (done.returncode, done.stderr) == (2, f"rein: --cwd {project / 'nope'}: not a directory\n")
 
 
+@pytest.mark.slow
 def test_continue_with_no_earlier_session_names_where_it_looked(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     done = run_rein("--provider", "faux", "-c", "-p", "hi", cwd=project, home=home)
@@ -202,6 +212,7 @@ def test_continue_with_no_earlier_session_names_where_it_looked(dirs: tuple[Path
     assert again.returncode == 0 and len(list(where.glob("*.jsonl"))) == 1
 
 
+@pytest.mark.slow
 def test_json_mode_starts_with_the_session_event(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     done = run_rein("--provider", "faux", "--mode", "json", "-p", "hi", cwd=project, home=home)

@@ -122,7 +122,7 @@ def test_a_new_file_is_created_and_a_fresh_round_trip_leaves_an_empty_object(tmp
     data = json.loads((tmp_path / ".codex" / "hooks.json").read_text())
     assert data["hooks"]["PreToolUse"] == [
         {
-            "matcher": "Bash|apply_patch",
+            "matcher": "Bash|apply_patch|mcp__.*",
             "hooks": [{"type": "command", "timeout": 30, "command": f"{BASE[0]} hook codex pre-tool-use"}],
         }
     ]
@@ -151,7 +151,7 @@ def test_gemini_handlers_are_named_and_keep_other_settings(tmp_path: Path) -> No
     data = json.loads(path.read_text())
     assert data["theme"] == "Dracula"
     [_, group] = data["hooks"]["BeforeTool"]
-    assert group["matcher"] == "run_shell_command|write_file|replace|read_file"
+    assert group["matcher"] == "run_shell_command|write_file|replace|read_file|mcp_.*"
     assert group["hooks"] == [
         {"name": "rein", "type": "command", "timeout": 30000, "command": f"{BASE[0]} hook gemini before-tool"}
     ]

@@ -61,7 +61,7 @@ def load_extensions(
         mode = approve_mode(settings, approve)
     except ValueError as error:
         # Fail closed: a setting that does not say how to approve must not let every call run.
-        session.ui.notify(f"settings: {error}; bash, write and edit calls are denied", "error")
+        session.ui.notify(f"settings: {error}; bash, write, edit and MCP tool calls are denied", "error")
         mode = "deny"
     ApprovalExtension(
         session.api("approval"),

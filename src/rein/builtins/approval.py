@@ -56,9 +56,9 @@ ApproveMode = Literal["ask", "auto", "deny"]
 MODES: tuple[ApproveMode, ...] = get_args(ApproveMode)
 MODE_NOTICE: Final = "approval_mode"
 MEANING: dict[ApproveMode, str] = {
-    "ask": "bash, write and edit calls ask before they run",
-    "auto": "bash, write and edit calls run without asking (steering still applies)",
-    "deny": "bash, write and edit calls are refused; the agent only reads",
+    "ask": "bash, write, edit and MCP tool calls ask before they run",
+    "auto": "bash, write, edit and MCP tool calls run without asking (steering still applies)",
+    "deny": "bash, write, edit and MCP tool calls are refused; the agent only reads",
 }
 
 CHANGING = frozenset({"bash", "write", "edit"})
@@ -94,8 +94,8 @@ the project; `dismissed` was not run because the question was dismissed; `blocke
 nobody asked (steering, approve = deny, nobody there to ask)."""
 
 HOW_TO_ALLOW = (
-    'to let rein run bash, write and edit without asking, pass --approve auto or set approve = "auto"'
-    " in the [rein] group of .rein/settings.toml"
+    "to let rein run bash, write, edit and MCP tools without asking, pass --approve auto or set"
+    ' approve = "auto" in the [rein] group of .rein/settings.toml'
 )
 
 
@@ -184,11 +184,11 @@ class ApprovalExtension:
     def local_notice(self) -> str:
         """What the embedded local model may do here, said at the start of each session."""
         where = self.session.cwd
-        may = f"The local model may run bash and write and edit files in {where}"
+        may = f"The local model may run bash, write and edit files and call MCP tools in {where}"
         if self.mode == "auto":
             return f"{may} without asking you (approve: auto)."
         if self.mode == "deny":
-            denied = "its bash, write and edit calls are denied (approve: deny)"
+            denied = "its bash, write, edit and MCP tool calls are denied (approve: deny)"
             return f"The local model may read files in {where}; {denied}."
         if self.interactive:
             return f"{may}; each such call asks you first (approve: ask)."

@@ -21,7 +21,7 @@ from rein.ai import Model, UnknownProviderError, default_model, get_provider, pr
 from rein.builtins._compact_command import CompactCommand
 from rein.builtins._session_commands import SessionCommands
 from rein.builtins._tree_commands import TreeCommands
-from rein.builtins.steering import HEADINGS, SteeringExtension
+from rein.builtins.steering import HEADINGS, SteeringExtension, rule_tool
 from rein.builtins.ttsr import TtsrExtension
 from rein.extensions import ExtensionAPI, ExtensionContext
 from rein.session import AgentSession
@@ -126,7 +126,7 @@ class CommandsExtension:
         lines.append(f"steering rules in force ({len(rules)}), first match wins:")
         overridable = self.steering.overridable
         rows = [
-            (rule.name, rule.source, rule.tool, "overridable" if rule.name in overridable else "")
+            (rule.name, rule.source, rule_tool(rule), "overridable" if rule.name in overridable else "")
             for rule in rules
         ]
         lines.extend(_table(rows))

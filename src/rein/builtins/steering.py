@@ -109,6 +109,17 @@ HEADINGS = ("steering", "outcome", "tool", "call", "rule")
 _NOT_RUN: frozenset[Outcome | None] = frozenset({"denied by you", "dismissed", "blocked"})
 
 
+def rule_tool(rule: Rule) -> str:
+    """A rule's tool as `/steering` lists it; for any other tool than bash and the file tools, with the
+    argument it reads and the SQL it looks for (`mcp__pg__* (field sql; sql write)`)."""
+    if rule.tool in TOOLS:
+        return rule.tool
+    details = [f"field {rule.field}"] if rule.field else []
+    if rule.matcher.sql:
+        details.append(f"sql {', '.join(sorted(rule.matcher.sql))}")
+    return f"{rule.tool} ({'; '.join(details)})" if details else rule.tool
+
+
 def _short(text: str, limit: int = 80) -> str:
     line = " ".join(text.split())
     return line if len(line) <= limit else line[: limit - 3] + "..."

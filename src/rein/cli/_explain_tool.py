@@ -10,33 +10,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from rein.cli._tool_args import tool_args
 from rein.steering import TOOLS, Rule, Steering, ToolCall, Verdict, tool_matches
 
 
 def tool_call(tool: str, pairs: Sequence[str], args_json: str | None) -> ToolCall:
     """The call `--tool`, `--args` (a JSON object) and `--arg key=value` (a dotted key reaches into an
     object; the value is a string) describe. Raises ValueError naming what is wrong."""
-    args: dict[str, object] = {}
-    if args_json is not None:
-        try:
-            value = json.loads(args_json)
-        except ValueError as error:
-            raise ValueError(f"--args is not valid JSON ({error})") from None
-        if not isinstance(value, dict):
-            raise ValueError("--args must be a JSON object")
-        args = value
-    for pair in pairs:
-        key, equals, value = pair.partition("=")
-        if not equals or not key:
-            raise ValueError(f"--arg takes key=value, not {pair!r}")
-        *parents, last = key.split(".")
-        place = args
-        for name in parents:
-            inner = place.setdefault(name, {})
-            if not isinstance(inner, dict):
-                raise ValueError(f"--arg {key}: {name} is not an object")
-            place = inner
-        place[last] = value
+    args = tool_args(pairs, args_json)
 
     def text(key: str) -> str | None:
         found = args.get(key)

@@ -52,8 +52,8 @@ def acp(
         str | None,
         typer.Option(
             metavar="<ask|auto|deny>",
-            help="bash, write and edit calls: ask the editor first, run them, or refuse them (default:"
-            " the settings' [rein] approve, else ask).",
+            help="bash, write, edit and MCP tool calls: ask the editor first, run them, or refuse them"
+            " (default: the settings' [rein] approve, else ask).",
         ),
     ] = None,
     no_extensions: Annotated[bool, typer.Option(help="Do not load user extensions.")] = False,

@@ -104,7 +104,7 @@ def serve(
         str | None,
         typer.Option(
             metavar="<mode>",
-            help="The web page's runs: ask (the page asks), auto or deny bash, write and edit calls"
+            help="The web page's runs: ask (the page asks), auto or deny bash, write, edit and MCP tool calls"
             " (default: the session directory's [rein] approve, else ask).",
         ),
     ] = None,

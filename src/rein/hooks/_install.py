@@ -57,7 +57,9 @@ TIMEOUT = 30
 """Seconds a host waits for one hook call (its own default is 60 s or more): a warm hook answers in
 milliseconds, a cold one in well under a second, so this only bounds a hook that hangs."""
 _CLAUDE_TOOLS = "Bash|Write|Edit|MultiEdit|Read|mcp__.*"
-_GEMINI_TOOLS = "run_shell_command|write_file|replace|read_file"
+_CODEX_TOOLS = "Bash|apply_patch|mcp__.*"
+_GEMINI_TOOLS = "run_shell_command|write_file|replace|read_file|mcp_.*"
+"""MCP tools: `mcp__<server>__<tool>` in Claude Code and Codex, `mcp_<server>_<tool>` in Gemini CLI."""
 SETTINGS: dict[str, Settings] = {
     "claude": Settings(
         title="Claude Code",
@@ -75,8 +77,8 @@ SETTINGS: dict[str, Settings] = {
         title="Codex",
         file=".codex/hooks.json",
         hooks=(
-            Hook("PreToolUse", "pre-tool-use", "Bash|apply_patch"),
-            Hook("PostToolUse", "post-tool-use", "Bash|apply_patch"),
+            Hook("PreToolUse", "pre-tool-use", _CODEX_TOOLS),
+            Hook("PostToolUse", "post-tool-use", _CODEX_TOOLS),
             Hook("SessionStart", "session-start"),
             Hook("UserPromptSubmit", "user-prompt-submit"),
             Hook("Stop", "stop"),
@@ -100,6 +102,8 @@ SETTINGS: dict[str, Settings] = {
         hooks=(
             Hook("beforeShellExecution", "before-shell-execution"),
             Hook("afterShellExecution", "after-shell-execution"),
+            Hook("beforeMCPExecution", "before-mcp-execution"),
+            Hook("afterMCPExecution", "after-mcp-execution"),
             Hook("beforeReadFile", "before-read-file"),
             Hook("afterFileEdit", "after-file-edit"),
             Hook("beforeSubmitPrompt", "before-submit-prompt"),

@@ -4,7 +4,9 @@ Fields relied on (openai/codex `codex-rs/hooks/schema/generated/*.command.{input
 `codex-rs/hooks/src/engine/output_parser.rs`, `codex-rs/hooks/src/events/pre_tool_use.rs`):
   input, every event   session_id, cwd, hook_event_name
   PreToolUse           tool_name, tool_input, tool_use_id; shell-like tools (`Bash`, `apply_patch`)
-                       pass tool_input {command}: the command line, or the patch text
+                       pass tool_input {command}: the command line, or the patch text; MCP tools
+                       `mcp__<server>__<tool>` with the call's JSON arguments
+                       (`codex-rs/core/src/tools/handlers/mcp.rs`, `hook_tool_name`)
   PostToolUse          the same, plus tool_response and transcript_path. Codex 0.169's shell
                        (`exec_command`) sends bare output as tool_response, with no exit code, pass or
                        fail; the exit code is read from the session's rollout at transcript_path (an
@@ -35,6 +37,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from rein.hooks._claude_protocol import before, block_on_failure, deny, notify_on_failure
+from rein.hooks._mcp import PREFIX, arguments
 from rein.hooks._run import (
     Event,
     Payload,
@@ -74,11 +77,14 @@ def patch_calls(patch: str, ident: str) -> tuple[ToolCall, ...]:
 
 
 def tool_calls(payload: Payload) -> tuple[ToolCall, ...]:
+    """The shell call, the files of a patch, or an MCP call (passed by its name, as rein names it)."""
     name = text(payload, "tool_name")
+    ident = optional_text(payload, "tool_use_id") or ""
+    if name.startswith(PREFIX):
+        return (ToolCall(tool=name, args=arguments(payload.get("tool_input")), id=ident),)
     if name not in ("Bash", "apply_patch"):
         return ()
     command = text(mapping(payload, "tool_input"), "command", "tool_input.")
-    ident = optional_text(payload, "tool_use_id") or ""
     if name == "Bash":
         return (ToolCall(tool="bash", command=command, id=ident),)
     return patch_calls(command, ident)

@@ -1,17 +1,23 @@
-"""Cursor: `beforeShellExecution` and `beforeReadFile` decide; the after events feed observers.
+"""Cursor: `beforeShellExecution`, `beforeMCPExecution` and `beforeReadFile` decide; the after events
+feed observers.
 
 Fields relied on (cursor.com/docs/agent/hooks, as typed by the `cursor-hooks` package
 (johnlindquist/cursor-hooks `src/types.ts`) and listed in Cupcake's Cursor reference):
   input, every event    conversation_id (the session), hook_event_name, workspace_roots
   beforeShellExecution  command, cwd        afterShellExecution: command, cwd, output
   beforeReadFile        file_path           afterFileEdit: file_path, edits[].new_string
+  beforeMCPExecution    tool_name (the MCP tool's own name), tool_input (the arguments, as a JSON
+                        string or an object), url (an HTTP server) or command (a stdio server's
+                        command line); afterMCPExecution adds result_json. No server name: rein
+                        finds it in mcp.json by url or command (rein.hooks._mcp.cursor_name)
   beforeSubmitPrompt    (the prompt; nothing rein reads)
-  output                beforeShellExecution: {permission: "allow" | "deny" | "ask", user_message,
-                        agent_message}; Cursor 1.7's documentation spells the messages userMessage
-                        and agentMessage, so both spellings are sent. "ask" (a rule that asks) has
-                        Cursor ask the person, the reason shown ("Hook requested approval: ...");
-                        a Cursor forum report (3.21.16) says Auto-review mode runs such a command
-                        without asking, while Allowlist and Run Everything modes ask
+  output                beforeShellExecution and beforeMCPExecution: {permission: "allow" | "deny" |
+                        "ask", user_message, agent_message}; Cursor 1.7's documentation spells the
+                        messages userMessage and agentMessage, so both spellings are sent. "ask"
+                        (a rule that asks) has Cursor ask the person, the reason shown ("Hook
+                        requested approval: ..."); a Cursor forum report (3.21.16) says Auto-review
+                        mode runs such a command without asking, while Allowlist and Run
+                        Everything modes ask
                         beforeReadFile: {permission: "allow" | "deny"} only, so an ask denies there
                         beforeSubmitPrompt: {continue}
                         after events: {} (Cursor does not wait on them; nothing can block)
@@ -25,7 +31,9 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping
+from pathlib import Path
 
+from rein.hooks._mcp import arguments, cursor_name
 from rein.hooks._run import (
     Answer,
     Event,
@@ -65,6 +73,28 @@ def _read(payload: Payload) -> Request:
     return Request(session=session, cwd=cwd, calls=(ToolCall(tool="read", path=path),))
 
 
+def _roots(payload: Payload) -> list[str]:
+    roots = payload.get("workspace_roots")
+    return [root for root in roots if isinstance(root, str)] if isinstance(roots, list) else []
+
+
+def _mcp_call(payload: Payload) -> ToolCall:
+    """An MCP call by rein's name for it; Cursor's HOME is the hook's, so `~/.cursor/mcp.json` is."""
+    name = cursor_name(payload, _roots(payload), Path.home())
+    return ToolCall(tool=name, args=arguments(payload.get("tool_input")))
+
+
+def _mcp(payload: Payload) -> Request:
+    session, cwd = _where(payload)
+    return Request(session=session, cwd=cwd, calls=(_mcp_call(payload),))
+
+
+def _mcp_done(payload: Payload) -> Request:
+    session, cwd = _where(payload)
+    output = optional_text(payload, "result_json") or ""
+    return Request(session=session, cwd=cwd, results=(ToolResult(call=_mcp_call(payload), output=output),))
+
+
 def _shell_done(payload: Payload) -> Request:
     session, cwd = _where(payload)
     call = ToolCall(tool="bash", command=text(payload, "command"))
@@ -83,7 +113,8 @@ def _edited(payload: Payload) -> Request:
 
 
 def permission(outcome: Outcome) -> Answer:
-    """beforeShellExecution: allow, deny, or ask the person (a rule that asks), with the reason."""
+    """beforeShellExecution and beforeMCPExecution: allow, deny, or ask the person (a rule that asks),
+    with the reason."""
     if not outcome.block:
         return Answer(stdout=json_line({"permission": "allow"}))
     reason = outcome.reason
@@ -119,10 +150,12 @@ EVENTS: Mapping[str, Event] = {
     "before-shell-execution": Event(
         name="beforeShellExecution", kind="before", parse=_shell, render=permission
     ),
+    "before-mcp-execution": Event(name="beforeMCPExecution", kind="before", parse=_mcp, render=permission),
     "before-read-file": Event(name="beforeReadFile", kind="before", parse=_read, render=read_permission),
     "after-shell-execution": Event(
         name="afterShellExecution", kind="after", parse=_shell_done, render=observed
     ),
+    "after-mcp-execution": Event(name="afterMCPExecution", kind="after", parse=_mcp_done, render=observed),
     "after-file-edit": Event(name="afterFileEdit", kind="after", parse=_edited, render=observed),
     "before-submit-prompt": Event(
         name="beforeSubmitPrompt", kind="prompt", parse=plain(_where), render=proceed

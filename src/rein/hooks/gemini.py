@@ -1,4 +1,4 @@
-"""Gemini CLI: `BeforeTool` decides shell commands and file tools, `AfterTool` feeds observers.
+"""Gemini CLI: `BeforeTool` decides shell, file and MCP tools, `AfterTool` feeds observers.
 
 Fields relied on (google-gemini/gemini-cli `docs/hooks/reference.md`, `docs/tools/shell.md`,
 `docs/tools/file-system.md`):
@@ -7,6 +7,9 @@ Fields relied on (google-gemini/gemini-cli `docs/hooks/reference.md`, `docs/tool
     run_shell_command: command, directory (relative to the project root)
     write_file: file_path, content | replace: file_path, new_string
     read_file: path (file_path, the name the other file tools use, is accepted too)
+    MCP tools: `mcp_<server>_<tool>` (0.34 on, `packages/core/src/tools/mcp-tool.ts`), tool_input
+    the arguments, and `mcp_context` {server_name, tool_name, ...}: passed to steering as
+    `mcp__<server>__<tool>` (rein.hooks._mcp)
   The shell tool's llmContent (0.61.0: `Output: ...`, then `Error:`, `Exit Code: N`, `Signal:`,
   `Background PIDs:`, `Process Group PGID:` lines, each only when it applies, all inside
   `<untrusted_context>`) names an exit code only when it is not 0: see `exit_code`.
@@ -29,6 +32,7 @@ import posixpath
 import re
 from collections.abc import Mapping
 
+from rein.hooks._mcp import arguments, gemini_name
 from rein.hooks._run import (
     Answer,
     Event,
@@ -50,6 +54,8 @@ _INPUT = "tool_input."
 
 def tool_call(payload: Payload) -> ToolCall | None:
     name = text(payload, "tool_name")
+    if mcp := gemini_name(name, payload.get("mcp_context")):
+        return ToolCall(tool=mcp, args=arguments(payload.get("tool_input")))
     if name not in ("run_shell_command", "write_file", "replace", "read_file"):
         return None
     tool_input = mapping(payload, "tool_input")
@@ -66,7 +72,7 @@ def tool_call(payload: Payload) -> ToolCall | None:
 
 def _cwd(payload: Payload, cwd: str) -> str:
     """A shell command runs in `directory`, relative to the project root, when the model names one."""
-    tool_input = payload.get("tool_input")
+    tool_input = payload.get("tool_input") if payload.get("tool_name") == "run_shell_command" else None
     directory = tool_input.get("directory") if isinstance(tool_input, dict) else None
     return posixpath.normpath(posixpath.join(cwd, directory)) if isinstance(directory, str) else cwd
 

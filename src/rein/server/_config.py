@@ -89,7 +89,7 @@ class ServerConfig:
     its process dies, any process marks the run interrupted once it lapsed."""
     home: Path = field(default_factory=Path.home)
     approve: Approve | None = None
-    """`--approve`: how the web page's runs approve bash, write and edit calls (None: the session
+    """`--approve`: how the web page's runs approve bash, write, edit and MCP tool calls (None: the session
     directory's `[rein] approve` setting, else "ask": the page is asked)."""
     drain_seconds: int = DEFAULT_DRAIN_SECONDS
     """`--drain-seconds`: after SIGTERM, how long `/ready` answers 503 draining while requests are still

@@ -17,7 +17,7 @@ from rein.html import STEERING_ENTRY, STEERING_OVERRIDE, STEERING_TAG, TTSR_RECO
 from rein.server._view import Entry
 from rein.session import message_text
 from rein.settings import SettingsFileError, load_settings, shown_path
-from rein.steering import ConfigError, load_policy
+from rein.steering import TOOLS, ConfigError, load_policy
 from rein.steering import Rule as SteeringRule
 from rein.ttsr import Rule as StreamRule
 from rein.ttsr import SettingsError, TtsrSettings, discover_rules
@@ -67,8 +67,12 @@ def _steering_detail(rule: SteeringRule) -> str:
     parts += [" ".join(words) for words in matcher.subcommand]
     if matcher.flags:
         parts.append(" ".join(sorted(matcher.flags)))
+    if rule.tool not in TOOLS and rule.field:  # a rule on any tool (an MCP tool) reads one argument
+        parts.append(f"field {rule.field}")
     if matcher.pattern is not None:
         parts.append(f"/{matcher.pattern.pattern}/")
+    if matcher.sql:
+        parts.append(f"sql {', '.join(sorted(matcher.sql))}")
     return f"{' '.join(parts)}: {rule.reason}"  # whole: the page wraps it
 
 
