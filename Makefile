@@ -16,7 +16,7 @@ EXTRAS := --extra local --extra build
 DEV_EXTRAS := --extra dev --extra docs --extra acp --extra pydantic-ai --extra openai-agents \
 	--extra langchain --extra adk
 
-.PHONY: demo test lint typecheck pytest bench docs lock clean
+.PHONY: demo test test-fast lint typecheck pytest bench docs lock clean
 
 $(STAMP): requirements.lock pyproject.toml
 	$(UV) venv --quiet --allow-existing --python 3.11 $(VENV)
@@ -48,6 +48,11 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest -n 2 --durations=25 --cov --cov-report=term --cov-fail-under=90
 	$(BIN)/coverage report --include='*/rein/timebox/*' --fail-under=100 --skip-covered
+
+# The tests not marked `slow` (no end-to-end processes, no local model): about a minute on 2 cores.
+# Bytecode is written for this run even where PYTHONDONTWRITEBYTECODE is set: collection halves.
+test-fast: $(STAMP)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -m "not slow" -n 2 -q
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.steering

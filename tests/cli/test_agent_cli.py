@@ -26,6 +26,7 @@ def dirs(tmp_path: Path) -> tuple[Path, Path]:
     return project, home
 
 
+@pytest.mark.slow
 def test_print_mode_prints_the_reply_and_writes_a_session(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     done = rein("--provider", "faux", "-p", "hello", "there", home=home, cwd=project)
@@ -34,6 +35,7 @@ def test_print_mode_prints_the_reply_and_writes_a_session(dirs: tuple[Path, Path
     assert len(sessions) == 1 and "You said: hello there" in sessions[0].read_text()
 
 
+@pytest.mark.slow
 def test_continue_resumes_the_last_session(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     rein("--provider", "faux", "-p", "one", home=home, cwd=project)
@@ -46,6 +48,7 @@ def test_continue_resumes_the_last_session(dirs: tuple[Path, Path]) -> None:
     assert resumed.returncode == 0 and "You said: three" in sessions[0].read_text()
 
 
+@pytest.mark.slow
 def test_json_mode_prints_one_event_per_line(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     done = rein("--provider", "faux", "--mode", "json", "-p", "hi", home=home, cwd=project)
@@ -57,6 +60,7 @@ def test_json_mode_prints_one_event_per_line(dirs: tuple[Path, Path]) -> None:
     assert text == "You said: hi"
 
 
+@pytest.mark.slow
 def test_interactive_reads_prompts_and_commands_from_a_pipe(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     done = rein("--provider", "faux", home=home, cwd=project, stdin="hello\n/nope\n/quit\n")
@@ -98,6 +102,7 @@ def test_with_no_key_rein_answers_on_the_local_model(dirs: tuple[Path, Path]) ->
     assert assistant and assistant[-1]["provider"] == "local" and assistant[-1]["model"] == "smollm2"
 
 
+@pytest.mark.slow
 def test_a_missing_gguf_file_is_one_clear_error(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     done = rein("--provider", "local", "--model", "nope.gguf", "-p", "hi", home=home, cwd=project)
@@ -105,6 +110,7 @@ def test_a_missing_gguf_file_is_one_clear_error(dirs: tuple[Path, Path]) -> None
     assert "nope.gguf: no such GGUF file" in done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_scripted_demo_shows_the_cut_the_retry_and_the_block(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     done = rein("demo", "--scripted", home=home, cwd=project)
@@ -120,6 +126,7 @@ def test_scripted_demo_shows_the_cut_the_retry_and_the_block(dirs: tuple[Path, P
     assert "An override comment does not lift this rule: only the user's configuration can." in flat
 
 
+@pytest.mark.slow
 def test_demo_takes_only_scripted(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     done = rein("demo", "--fast", home=home, cwd=project)

@@ -86,6 +86,7 @@ def test_a_tool_no_rule_names_is_allowed_and_bash_json_has_no_args(project: Path
     assert out["tool"] == "bash" and out["args"] is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "problem"),
     [

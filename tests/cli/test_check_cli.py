@@ -65,6 +65,7 @@ def test_cwd_option_and_file_tools(dirs: tuple[Path, Path]) -> None:
     assert rein("check", "--tool", "write", "--path", "a.py", cwd=project, home=home).returncode == 0
 
 
+@pytest.mark.slow
 def test_usage_and_config_errors_exit_2(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     assert rein("check", cwd=project, home=home).returncode == 2
@@ -114,6 +115,7 @@ def test_jsonl_audits_many_commands_and_keeps_going(dirs: tuple[Path, Path]) -> 
     assert done.returncode == 1  # blocked lines, and lines that could not be read, exit as a block
 
 
+@pytest.mark.slow
 def test_explain_shows_each_command_with_its_state(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     command = "cd /tmp && sudo bash -c 'git -C repo push -uf' # note"
@@ -143,6 +145,7 @@ def test_explain_shows_the_variables_a_commands_words_were_expanded_with(dirs: t
     assert rm["rule"] == "no-rm-root"
 
 
+@pytest.mark.slow
 def test_explain_says_why_a_guess_was_checked(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     done = rein(
@@ -157,6 +160,7 @@ def test_explain_says_why_a_guess_was_checked(dirs: tuple[Path, Path]) -> None:
     assert "not known statically" in text and "steering:unknown@rein" in text
 
 
+@pytest.mark.slow
 def test_an_override_is_the_users_to_allow_and_explain_shows_it(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     command = "git push -f  # steering-override: no-force-push - my own branch"

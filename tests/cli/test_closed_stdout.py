@@ -33,11 +33,13 @@ MANY = '{"command": "ls"}\n' * 2000
     ],
     ids=lambda value: " ".join(value) if isinstance(value, tuple) else None,
 )
+@pytest.mark.slow
 def test_a_closed_stdout_ends_quietly_with_1(args: tuple[str, ...], stdin: str, tmp_path: Path) -> None:
     done = run_rein_closed_stdout(*args, cwd=tmp_path, home=tmp_path, stdin=stdin)
     assert (done.returncode, done.stderr) == (1, "")
 
 
+@pytest.mark.slow
 def test_print_mode_stops_the_run_when_nobody_reads(tmp_path: Path) -> None:
     """The reply is cut short and saved as aborted: the model is not kept talking to a closed pipe."""
     done = run_rein_closed_stdout("--provider", "faux", "-p", "hello " * 400, cwd=tmp_path, home=tmp_path)

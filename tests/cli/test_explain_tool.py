@@ -61,6 +61,7 @@ def test_json_lists_the_rules_on_the_tool_and_a_read_is_allowed(project: tuple[P
     assert shown["rules"][0]["origin"] == f"{cwd / '.rein' / 'steering.toml'}:2"
 
 
+@pytest.mark.slow
 def test_a_dotted_arg_nests_and_decides(project: tuple[Path, Path]) -> None:
     cwd, home = project
     pushed = run_rein(
@@ -91,6 +92,7 @@ def test_a_dotted_arg_nests_and_decides(project: tuple[Path, Path]) -> None:
         (["--tool", "mcp__pg__q", "--args", "{"], "--args is not valid JSON"),
     ],
 )
+@pytest.mark.slow
 def test_bad_input_is_a_usage_error(project: tuple[Path, Path], argv: list[str], message: str) -> None:
     cwd, home = project
     done = run_rein("explain", *argv, cwd=cwd, home=home)

@@ -299,6 +299,7 @@ def test_a_stream_rule_cut_shows_the_text_it_dropped(exported: tuple[Built, str]
     assert 'class="cut"' not in body(reminder, {})[2], "a record without a cut shows none"
 
 
+@pytest.mark.slow
 def test_id_prefix_writes_into_the_exports_folder_not_the_project(tmp_path: Path) -> None:
     home, cwd = tmp_path / "home", tmp_path / "project"
     cwd.mkdir()
@@ -370,6 +371,7 @@ def write_header(path: Path, session_id: str, cwd: Path) -> None:
         ("abc", "abc: the start of 2 session ids here: "),
     ],
 )
+@pytest.mark.slow
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, given: str, says: str) -> None:
     home, cwd = tmp_path / "home", tmp_path / "project"
     cwd.mkdir()

@@ -24,6 +24,7 @@ def dirs(tmp_path: Path) -> tuple[Path, Path]:
     return project, home
 
 
+@pytest.mark.slow
 def test_usage_and_unknown_names_exit_2(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     assert rein("--help", cwd=project, home=home).returncode == 0
@@ -59,6 +60,7 @@ def test_a_settings_file_that_cannot_be_written_is_named_with_the_reason(dirs: t
     assert f"{project / '.cursor' / 'hooks.json'}: cannot read it (Not a directory)" in done.stderr
 
 
+@pytest.mark.slow
 def test_install_user_then_project_then_uninstall(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     user = rein("install", "claude", cwd=project, home=home)

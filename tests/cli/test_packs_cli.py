@@ -18,6 +18,7 @@ def dirs(tmp_path: Path) -> tuple[Path, Path]:
     return project, home
 
 
+@pytest.mark.slow
 def test_rein_packs_lists_every_pack_with_its_verdict_and_where_it_was_set(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     config = project / ".rein" / "steering.toml"
@@ -41,6 +42,7 @@ def test_rein_packs_lists_every_pack_with_its_verdict_and_where_it_was_set(dirs:
     assert rules.returncode == 0 and "kubernetes-drain" in rules.stdout
 
 
+@pytest.mark.slow
 def test_rein_packs_names_an_unknown_pack_or_a_broken_setting_in_one_line(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     done = run_rein("packs", "databse", cwd=project, home=home)
@@ -50,6 +52,7 @@ def test_rein_packs_names_an_unknown_pack_or_a_broken_setting_in_one_line(dirs: 
     assert done.returncode == 2 and "packs: no pack or pack rule is named 'databse'" in done.stderr
 
 
+@pytest.mark.slow
 def test_check_says_ask_and_exits_1_and_a_setting_turns_it_into_a_block_or_off(
     dirs: tuple[Path, Path],
 ) -> None:
@@ -73,6 +76,7 @@ def test_check_says_ask_and_exits_1_and_a_setting_turns_it_into_a_block_or_off(
     assert run_rein("check", "--", command, cwd=project, home=home).returncode == 0
 
 
+@pytest.mark.slow
 def test_explain_shows_the_pack_and_rule_of_each_decision(dirs: tuple[Path, Path]) -> None:
     project, home = dirs
     done = run_rein(

@@ -35,6 +35,7 @@ def rein(*args: str, project: Path, stdin: str = "") -> tuple[int, str, str]:
     ],
     ids=lambda value: " ".join(value) if isinstance(value, tuple) else None,
 )
+@pytest.mark.slow
 def test_any_first_word_that_is_not_a_command_is_the_prompt(
     args: tuple[str, ...], said: str, project: Path
 ) -> None:
@@ -43,12 +44,14 @@ def test_any_first_word_that_is_not_a_command_is_the_prompt(
 
 
 @pytest.mark.parametrize("prompt", ["hello", "fix the tests"])
+@pytest.mark.slow
 def test_rein_prompt_starts_the_interactive_agent_with_that_prompt(prompt: str, project: Path) -> None:
     code, out, err = rein(prompt, project=project)  # stdin is not a terminal: read to its end, then quit
     assert code == 0, err
     assert f"You said: {prompt}" in out
 
 
+@pytest.mark.slow
 def test_a_double_dash_makes_a_command_name_a_prompt(project: Path) -> None:
     code, out, err = rein("--", "check", project=project)
     assert code == 0, err
@@ -57,6 +60,7 @@ def test_a_double_dash_makes_a_command_name_a_prompt(project: Path) -> None:
     assert (code, out) == (0, "allow\n")
 
 
+@pytest.mark.slow
 def test_the_prompt_of_print_mode_can_come_on_stdin(project: Path) -> None:
     code, out, err = rein("-p", project=project, stdin="from a pipe\n")
     assert (code, out.strip()) == (0, "You said: from a pipe"), err

@@ -71,6 +71,7 @@ def test_list_with_explicit_roots(project: Path, tmp_path: Path) -> None:
     assert "ts.mdc" in result.stdout and "no-eval" not in result.stdout and "home-rule" not in result.stdout
 
 
+@pytest.mark.slow
 def test_list_bad_settings_is_a_config_error(project: Path) -> None:
     write(project / ".rein/settings.toml", "[ttsr]\nrepeat_mode = 'twice'\n")
     result = rein(project, "list")
@@ -102,6 +103,7 @@ def test_test_text_file_reports_where_and_interrupt(project: Path) -> None:
     assert "skipped rule" in result.stderr and "broken.md:2" in result.stderr
 
 
+@pytest.mark.slow
 def test_test_reads_stdin(project: Path) -> None:
     result = rein(project, "test", "-", stdin="call home_only now")
     assert result.returncode == 0, result.stderr
@@ -110,6 +112,7 @@ def test_test_reads_stdin(project: Path) -> None:
     assert result.returncode == 0 and "No rule fired" in result.stdout
 
 
+@pytest.mark.slow
 def test_test_tool_source_streams_json_arguments(project: Path) -> None:
     source = write(project / "code.py", "import os\n\ntry:\n    run()\nexcept:\n    pass\n")
     result = rein(
@@ -131,6 +134,7 @@ def test_test_tool_source_with_json_arguments(project: Path) -> None:
     assert "no-eval" in result.stdout and "content" in result.stdout and "1:5" in result.stdout
 
 
+@pytest.mark.slow
 def test_test_thinking_source(project: Path) -> None:
     write(project / ".rein/rules/think.md", "---\ncondition: 'give up'\nscope: thinking\n---\nKeep going.\n")
     result = rein(project, "test", "-", "--source", "thinking", stdin="I should give up.")
@@ -157,6 +161,7 @@ def test_test_when_disabled_in_settings_still_tests(project: Path) -> None:
         (("frobnicate",), "no such command 'frobnicate'"),
     ],
 )
+@pytest.mark.slow
 def test_usage_errors_exit_2(project: Path, args: tuple[str, ...], message: str) -> None:
     result = rein(project, *args, stdin="")
     assert result.returncode == 2
@@ -168,6 +173,7 @@ def test_help(project: Path) -> None:
     assert result.returncode == 0 and "list" in result.stdout and "test" in result.stdout
 
 
+@pytest.mark.slow
 def test_the_count_says_whose_rules_they_are(tmp_path: Path) -> None:
     """One rule written, seven built in: "1 rule of yours and 7 built-in", never "8 rules"."""
     cwd = tmp_path / "proj"

@@ -136,6 +136,7 @@ def test_long_lines_are_cut_to_the_terminal(tmp_path: Path) -> None:
         (["--all", "--cwd", "."], "rein sessions: --all lists every directory; leave out --cwd"),
     ],
 )
+@pytest.mark.slow
 def test_bad_options_exit_2(tmp_path: Path, args: list[str], says: str) -> None:
     done = run_rein("sessions", *args, cwd=tmp_path, home=tmp_path)
     assert done.returncode == 2

@@ -7,6 +7,8 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 from tests.hooks.conftest import Dirs, Imported, answer, run_hook
 
 
@@ -83,6 +85,7 @@ def test_a_file_rule_that_asks_asks_too(asking: Dirs) -> None:
     assert kind == "ask" and reason.startswith("[steering:ask-to-write-changelog@user]")
 
 
+@pytest.mark.slow
 def test_an_observer_in_one_process_unblocks_a_rule_in_the_next(dirs: Dirs) -> None:
     prompt(dirs)
     assert decision(run_hook("claude", "pre-tool-use", bash(dirs, "git commit -m x"), home=dirs.home))[
@@ -95,6 +98,7 @@ def test_an_observer_in_one_process_unblocks_a_rule_in_the_next(dirs: Dirs) -> N
     assert entry["agent_loop"] == 1
 
 
+@pytest.mark.slow
 def test_a_new_prompt_starts_a_new_agent_loop(dirs: Dirs) -> None:
     prompt(dirs)
     ran(dirs, "pytest -q")
@@ -109,6 +113,7 @@ def test_sessions_do_not_share_entries(dirs: Dirs) -> None:
     assert decision(done)[0] == "deny"
 
 
+@pytest.mark.slow
 def test_a_failed_command_does_not_count_as_tests_passed(dirs: Dirs) -> None:
     body = payload(dirs, "PostToolUseFailure", tool_name="Bash", tool_input={"command": "pytest"}, error="1")
     done = run_hook("claude", "post-tool-use-failure", body, home=dirs.home)
@@ -119,6 +124,7 @@ def test_a_failed_command_does_not_count_as_tests_passed(dirs: Dirs) -> None:
     )
 
 
+@pytest.mark.slow
 def test_an_and_chain_satisfies_the_rule_in_the_same_call(dirs: Dirs) -> None:
     done = run_hook("claude", "pre-tool-use", bash(dirs, "pytest -q && git commit -m x"), home=dirs.home)
     assert (done.returncode, done.stdout) == (0, "")
@@ -126,6 +132,7 @@ def test_an_and_chain_satisfies_the_rule_in_the_same_call(dirs: Dirs) -> None:
     assert decision(done)[0] == "deny"
 
 
+@pytest.mark.slow
 def test_file_tools_are_steered(dirs: Dirs) -> None:
     env = str(dirs.project / ".env")
     write = payload(dirs, "PreToolUse", tool_name="Write", tool_input={"file_path": env, "content": "A=1"})
@@ -155,6 +162,7 @@ def test_file_tools_are_steered(dirs: Dirs) -> None:
     assert run_hook("claude", "pre-tool-use", fine, home=dirs.home).stdout == ""
 
 
+@pytest.mark.slow
 def test_an_edit_observer_feeds_a_session_rule(dirs: Dirs) -> None:
     push = bash(dirs, "git push origin feature")
     assert decision(run_hook("claude", "pre-tool-use", push, home=dirs.home))[1].startswith(
@@ -181,6 +189,7 @@ def test_a_tool_rein_does_not_steer_is_allowed(dirs: Dirs) -> None:
     assert run_hook("claude", "pre-tool-use", body, home=dirs.home).stdout == ""
 
 
+@pytest.mark.slow
 def test_malformed_input_is_denied_with_a_message_and_no_traceback(dirs: Dirs) -> None:
     for stdin in (
         "{not json",
@@ -200,6 +209,7 @@ def test_a_payload_for_another_event_is_refused(dirs: Dirs) -> None:
     assert "but the payload is for 'PostToolUse'" in decision(done)[1]
 
 
+@pytest.mark.slow
 def test_a_broken_config_blocks_with_the_file_and_the_problem(dirs: Dirs) -> None:
     config = dirs.project / ".rein" / "steering.toml"
     config.write_text('[[rule]]\nname = "x"\nreason = "y"\ncommand = "ls"\nbogus = 1\n')
@@ -228,6 +238,7 @@ def test_a_prompt_whose_state_cannot_be_written_is_blocked(dirs: Dirs) -> None:
     assert out["decision"] == "block" and "session state" in str(out["reason"])
 
 
+@pytest.mark.slow
 def test_parallel_post_tool_use_calls_lose_nothing(dirs: Dirs) -> None:
     def one(index: int) -> int:
         body = payload(
@@ -298,6 +309,7 @@ def test_real_payloads_are_what_the_replays_assume() -> None:
     assert failed["error"].startswith("Exit code 1\n")
 
 
+@pytest.mark.slow
 def test_a_real_passing_pytest_lets_the_commit_through(dirs: Dirs) -> None:
     prompt(dirs)
     commit = captured(dirs, "pre-tool-use-git-commit")
@@ -312,6 +324,7 @@ def test_a_real_passing_pytest_lets_the_commit_through(dirs: Dirs) -> None:
     assert entry["data"]["exit_code"] == 0  # type: ignore[index]
 
 
+@pytest.mark.slow
 def test_a_real_failing_pytest_does_not(dirs: Dirs) -> None:
     prompt(dirs)
     done = replay(dirs, "post-tool-use-failure", "post-tool-use-failure-pytest-failed")
@@ -321,6 +334,7 @@ def test_a_real_failing_pytest_does_not(dirs: Dirs) -> None:
     assert kind == "deny" and reason.startswith("[steering:commit-after-tests@user]")
 
 
+@pytest.mark.slow
 def test_the_exit_code_of_a_failure_comes_from_its_error_text(dirs: Dirs) -> None:
     config = dirs.project / ".rein" / "steering.toml"
     config.write_text(config.read_text() + FAILED)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
+import pytest
+
 from tests.hooks.conftest import STEERING, Dirs, Imported, run_hook
 from tests.hooks.test_claude import decision, payload
 
@@ -50,6 +52,7 @@ def test_a_write_through_the_postgres_mcp_server_is_denied_with_the_reason(dirs:
     assert verdict == "deny" and reason.startswith("[steering:no-prod-writes@user] The production database")
 
 
+@pytest.mark.slow
 def test_a_read_and_a_tool_no_rule_names_print_nothing(dirs: Dirs) -> None:
     with_rules(dirs)
     for tool, tool_input in (
@@ -62,6 +65,7 @@ def test_a_read_and_a_tool_no_rule_names_print_nothing(dirs: Dirs) -> None:
         assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
+@pytest.mark.slow
 def test_an_observer_on_an_mcp_tool_lets_a_later_call_through(dirs: Dirs) -> None:
     with_rules(dirs)
     merge = mcp(dirs, "mcp__github__merge_pull_request", {"number": 12})
@@ -86,6 +90,7 @@ def test_a_malformed_mcp_payload_is_denied_as_a_hook_error(dirs: Dirs) -> None:
     assert verdict == "deny" and "[steering:hook-error@rein]" in reason and "tool_input" in reason
 
 
+@pytest.mark.slow
 def test_an_mcp_call_imports_no_cli_framework_or_sdk(dirs: Dirs, imported: Imported) -> None:
     with_rules(dirs)
     body = mcp(dirs, "mcp__pg__query", {"sql": "SELECT 1"})

@@ -6,6 +6,8 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.hooks.conftest import Dirs, Imported, answer, run_hook
 
 # codex-rs/hooks/schema/generated/pre-tool-use.command.output.schema.json (additionalProperties: false)
@@ -58,6 +60,7 @@ def test_a_rule_that_asks_denies_because_codex_cannot_ask_from_a_hook(asking: Di
     assert denial(pre(asking, "Bash", "shipit prod")).startswith("[steering:ask-to-ship@user]")
 
 
+@pytest.mark.slow
 def test_of_the_files_of_one_patch_a_block_wins_over_an_ask(asking: Dirs) -> None:
     asks = "*** Add File: CHANGELOG.md\n+x\n"
     blocks = "*** Add File: .env\n+TOKEN=1\n"
@@ -68,6 +71,7 @@ def test_of_the_files_of_one_patch_a_block_wins_over_an_ask(asking: Dirs) -> Non
     assert denial(pre(asking, "apply_patch", only)).startswith("[steering:ask-to-write-changelog@user]")
 
 
+@pytest.mark.slow
 def test_apply_patch_is_checked_file_by_file(dirs: Dirs) -> None:
     patch = (
         "*** Begin Patch\n*** Update File: src/app.py\n@@\n-a\n+b\n"
@@ -81,6 +85,7 @@ def test_apply_patch_is_checked_file_by_file(dirs: Dirs) -> None:
     assert "names no file" in denial(pre(dirs, "apply_patch", "not a patch"))
 
 
+@pytest.mark.slow
 def test_observer_then_rule_across_processes(dirs: Dirs) -> None:
     prompt = run_hook(
         "codex", "user-prompt-submit", payload(dirs, "UserPromptSubmit", prompt="x"), home=dirs.home
@@ -108,6 +113,7 @@ def test_a_response_without_an_exit_code_records_no_success(dirs: Dirs) -> None:
     assert denial(pre(dirs, "Bash", "git commit -m x"))
 
 
+@pytest.mark.slow
 def test_failures_answer_with_documented_blocking_fields(dirs: Dirs) -> None:
     garbage = run_hook("codex", "pre-tool-use", "{", home=dirs.home)
     assert denial(garbage).startswith("[steering:hook-error@rein]")
@@ -182,6 +188,7 @@ def test_real_payloads_carry_the_bare_output_and_no_exit_code() -> None:
     assert codes == {"call_0": 0, "call_1": 1}
 
 
+@pytest.mark.slow
 def test_a_real_passing_pytest_lets_the_commit_through(dirs: Dirs) -> None:
     prompt = run_hook(
         "codex", "user-prompt-submit", payload(dirs, "UserPromptSubmit", prompt="x"), home=dirs.home
@@ -205,6 +212,7 @@ def test_a_real_failing_pytest_is_recorded_with_its_exit_code(dirs: Dirs) -> Non
     assert denial(pre(dirs, "Bash", "git commit -m x"))
 
 
+@pytest.mark.slow
 def test_without_the_rollout_the_exit_code_is_unknown(dirs: Dirs) -> None:
     """`codex exec --ephemeral` sends `transcript_path: null`; a rollout may also be gone, or not hold
     the call: nothing is recorded, so no rule takes a pass that may not have happened."""

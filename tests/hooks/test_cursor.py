@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import subprocess
 
+import pytest
+
 from tests.hooks.conftest import Dirs, answer, run_hook
 
 
@@ -39,6 +41,7 @@ def test_before_read_file_answers_permission_only(dirs: Dirs) -> None:
     assert read(str(dirs.project / "README.md")) == {"permission": "allow"}
 
 
+@pytest.mark.slow
 def test_a_rule_that_asks_has_cursor_ask_before_a_shell_command_and_denies_a_read(asking: Dirs) -> None:
     out = answer(shell(asking, "shipit prod"))
     assert out["permission"] == "ask"
@@ -49,6 +52,7 @@ def test_a_rule_that_asks_has_cursor_ask_before_a_shell_command_and_denies_a_rea
     assert answer(run_hook("cursor", "before-read-file", body, home=asking.home)) == {"permission": "deny"}
 
 
+@pytest.mark.slow
 def test_edits_feed_observers_and_prompts_start_loops(dirs: Dirs) -> None:
     prompt = payload(dirs, "beforeSubmitPrompt", prompt="go", attachments=[])
     assert answer(run_hook("cursor", "before-submit-prompt", prompt, home=dirs.home)) == {"continue": True}
@@ -61,6 +65,7 @@ def test_edits_feed_observers_and_prompts_start_loops(dirs: Dirs) -> None:
     assert (loop, entry["type"], entry["agent_loop"]) == ({"seq": 1, "agent_loop": 1}, "docs-edited", 1)
 
 
+@pytest.mark.slow
 def test_shell_results_without_an_exit_code_record_no_test_success(dirs: Dirs) -> None:
     done = payload(dirs, "afterShellExecution", command="pytest", cwd=str(dirs.project), output="3 passed")
     assert answer(run_hook("cursor", "after-shell-execution", done, home=dirs.home)) == {}
@@ -68,6 +73,7 @@ def test_shell_results_without_an_exit_code_record_no_test_success(dirs: Dirs) -
     assert answer(shell(dirs, "git commit -m x"))["permission"] == "deny"
 
 
+@pytest.mark.slow
 def test_failures_deny_or_stop_and_never_trace(dirs: Dirs) -> None:
     out = answer(run_hook("cursor", "before-shell-execution", "{}", home=dirs.home))
     assert out["permission"] == "deny" and "conversation_id" in str(out["agent_message"])

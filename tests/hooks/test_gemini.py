@@ -6,6 +6,8 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from rein.hooks.gemini import exit_code
 from tests.hooks.conftest import Dirs, answer, run_hook
 
@@ -66,6 +68,7 @@ def test_the_directory_argument_sets_where_the_command_runs(dirs: Dirs) -> None:
     assert answer(before(dirs, "run_shell_command", command="make", directory="vendor"))["decision"] == "deny"
 
 
+@pytest.mark.slow
 def test_file_tools_are_steered(dirs: Dirs) -> None:
     env = str(dirs.project / ".env")
     assert answer(before(dirs, "write_file", file_path=env, content="A=1"))["decision"] == "deny"
@@ -78,6 +81,7 @@ def test_file_tools_are_steered(dirs: Dirs) -> None:
     assert answer(before(dirs, "google_web_search", query="x")) == {}
 
 
+@pytest.mark.slow
 def test_observer_then_rule_across_processes(dirs: Dirs) -> None:
     agent = run_hook("gemini", "before-agent", payload(dirs, "BeforeAgent", prompt="ship it"), home=dirs.home)
     assert answer(agent) == {}
@@ -93,6 +97,7 @@ def test_observer_then_rule_across_processes(dirs: Dirs) -> None:
     assert answer(before(dirs, "run_shell_command", command="git commit -m x"))["decision"] == "deny"
 
 
+@pytest.mark.slow
 def test_failures_deny_and_say_why(dirs: Dirs) -> None:
     done = run_hook("gemini", "before-tool", "", home=dirs.home)
     out = answer(done)
@@ -143,6 +148,7 @@ def test_real_payloads_are_what_the_replays_assume() -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_real_passing_pytest_lets_the_commit_through(dirs: Dirs) -> None:
     run_hook("gemini", "before-agent", payload(dirs, "BeforeAgent", prompt="ship it"), home=dirs.home)
     assert commit_reason(dirs).startswith("[steering:commit-after-tests@")
@@ -153,6 +159,7 @@ def test_a_real_passing_pytest_lets_the_commit_through(dirs: Dirs) -> None:
     assert entry["data"]["exit_code"] == 0  # type: ignore[index]
 
 
+@pytest.mark.slow
 def test_a_real_failing_pytest_does_not(dirs: Dirs) -> None:
     run_hook("gemini", "before-agent", payload(dirs, "BeforeAgent", prompt="ship it"), home=dirs.home)
     done = run_hook("gemini", "after-tool", captured(dirs, "after-tool-pytest-failed"), home=dirs.home)
@@ -160,6 +167,7 @@ def test_a_real_failing_pytest_does_not(dirs: Dirs) -> None:
     assert commit_reason(dirs).startswith("[steering:commit-after-tests@")
 
 
+@pytest.mark.slow
 def test_results_without_a_known_exit_code_record_no_success(dirs: Dirs) -> None:
     run_hook("gemini", "before-agent", payload(dirs, "BeforeAgent", prompt="ship it"), home=dirs.home)
     unknown = [

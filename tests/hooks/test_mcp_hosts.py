@@ -212,6 +212,7 @@ def test_cursor_after_mcp_execution_feeds_observers(dirs: Dirs) -> None:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("host", "event", "body"),
     [

@@ -56,6 +56,7 @@ def node_stringify(values: list[object]) -> list[str]:
 @needs_node
 @settings(max_examples=25, deadline=None)
 @given(st.lists(json_values.filter(lambda v: "\\ud8" not in json.dumps(v)), min_size=1, max_size=20))
+@pytest.mark.slow
 def test_js_json_is_json_stringify(values: list[object]) -> None:
     assert [js_json(v) for v in values] == node_stringify(values)
 
@@ -67,6 +68,7 @@ def test_js_json_is_json_stringify(values: list[object]) -> None:
         st.text(st.characters(min_codepoint=0xD7F0, max_codepoint=0xE010, exclude_categories=())), max_size=20
     )
 )
+@pytest.mark.slow
 def test_lone_surrogates_are_written_as_json_stringify_writes_them(values: list[object]) -> None:
     """Half an emoji (what a client that cuts a string inside one stores) is kept, escaped as node
     escapes it, so the hash is the client's and the text encodes as UTF-8."""

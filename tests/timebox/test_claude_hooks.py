@@ -137,6 +137,7 @@ def wait_for(path: Path) -> None:
         time.sleep(0.01)
 
 
+@pytest.mark.slow
 def test_turns_are_counted_the_last_one_nudged_and_the_next_prompt_blocked(home: Path) -> None:
     marker = home / "stopped"
     set_answer = json.loads(prompt(home, f"$timebox turns:2 -- touch {marker}"))
@@ -177,6 +178,7 @@ def test_turns_are_counted_the_last_one_nudged_and_the_next_prompt_blocked(home:
     ]
 
 
+@pytest.mark.slow
 def test_time_running_out_mid_turn_denies_the_tool_call_and_ends_the_turn(home: Path) -> None:
     prompt(home, "$timebox 10m")
     assert prompt(home, "refactor the parser") == ""
@@ -209,6 +211,7 @@ def test_time_running_out_mid_turn_denies_the_tool_call_and_ends_the_turn(home: 
     assert text(again, "hookSpecificOutput", "permissionDecision") == "deny"
 
 
+@pytest.mark.slow
 def test_a_session_start_restores_the_budget_or_reports_it_expired(home: Path) -> None:
     prompt(home, "$timebox 15m")
     start = payload(home, "SessionStart", source="resume")
