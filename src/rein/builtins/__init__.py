@@ -5,7 +5,7 @@ calls (`approval`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from rein.builtins._tree_view import CURRENT_MARK
@@ -32,6 +32,7 @@ def load_extensions(
     approve: ApproveMode | None = None,
     interactive: bool = True,
     checkpoints: bool = True,
+    checkpoint_exclude: Sequence[Path] = (),
 ) -> None:
     """Load the built-in extensions, then the user's (`.rein/extensions`, `~/.rein/extensions`,
     entry points), then the approval of tool calls, so that every extension's block comes before a
@@ -39,8 +40,8 @@ def load_extensions(
 
     `approve` is the `--approve` option (None: `[rein] approve` from settings, else "ask");
     `interactive` False means nobody can be asked (print and JSON modes): "ask" then denies.
-    `checkpoints` False leaves out the checkpoints behind `/undo` (the session server's page, whose
-    database may sit in the project, does not offer undo yet)."""
+    `checkpoints` False leaves out the checkpoints behind `/undo`; `checkpoint_exclude` names the
+    paths they never take (the session server's database and state, which may sit in the project)."""
     ttsr = TtsrExtension(session.api("ttsr"), cwd=cwd, home=home, settings=settings.get("ttsr", {}))
     steering = SteeringExtension(session.api("steering"), cwd=cwd, home=home, interactive=interactive)
     TimeboxExtension(session.api("timebox")).register()
@@ -51,7 +52,7 @@ def load_extensions(
         session.api("mcp"), session, home=home, settings=settings.get("mcp", {}), interactive=interactive
     )
     if checkpoints:
-        CheckpointExtension(session.api("checkpoints"), session, home=home)
+        CheckpointExtension(session.api("checkpoints"), session, home=home, exclude=checkpoint_exclude)
     for found in discover_extensions(Path(cwd), Path(home)) if discovered else ():
         if found.factory is None:
             session.ui.notify(f"extension {found.name} ({found.origin}) skipped: {found.problem}", "warning")

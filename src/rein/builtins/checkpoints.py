@@ -18,6 +18,7 @@ A turn here is a prompt's run: what a person undoes is what they asked for. A ch
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 
 from rein.builtins.checkpoints_undo import UndoResult, files_at, restore_point, shown, undo_turns
@@ -39,10 +40,13 @@ RESTORE_OPTIONS = ("no, keep the files as they are", "yes, restore the files")
 
 
 class CheckpointExtension:
-    def __init__(self, rein: ExtensionAPI, session: AgentSession, *, home: str) -> None:
+    def __init__(
+        self, rein: ExtensionAPI, session: AgentSession, *, home: str, exclude: Sequence[Path] = ()
+    ) -> None:
+        """`exclude`: paths the host writes itself (the session server's database), never snapshot."""
         self.rein = rein
         self.session = session
-        self.repo = ShadowRepo(Path(session.cwd).resolve(), Path(home), max_files=MAX_FILES)
+        self.repo = ShadowRepo(Path(session.cwd).resolve(), Path(home), max_files=MAX_FILES, exclude=exclude)
         self.off: str | None = None
         self._before: asyncio.Task[str] | None = None
         self._changing = False

@@ -1,7 +1,8 @@
 """Checkpoints: each turn's file changes kept in a shadow git repository per project under `~/.rein/`,
 so the files of the last turns can be put back (`/undo`, `rein undo`, the tree's "continue from here").
 
-    ShadowRepo(project, home)     snapshots (`snapshot`), what differs (`changes`), restoring (`restore`)
+    ShadowRepo(project, home)     snapshots (`snapshot`), what differs (`changes`), restoring (`restore`),
+                                  the files' contents (`blobs`); `exclude=` paths a host writes itself
     Checkpoint, FileChange        a turn's before and after trees and its files (a session entry's data)
     undo(repo, checkpoints)       restore the files of those turns; returns `Undone`, its report `lines`
     on_branch(path), tree_at(rows, path)   the checkpoints of a branch, the files' tree at any point

@@ -5,6 +5,7 @@ Every handler runs behind the app's guard (bearer token -> owner, rate limit, er
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -15,6 +16,7 @@ from starlette.routing import BaseRoute, Route
 
 from rein import __version__
 from rein.builtins.approval import approve_mode
+from rein.checkpoints import CheckpointError
 from rein.server._config import ServerConfig
 from rein.server._errors import ProtocolError, invalid, missing
 from rein.server._json_response import JsonResponse
@@ -23,6 +25,7 @@ from rein.server._service import SessionService
 from rein.server._validate import Body, parse_body
 from rein.server._view import SessionView
 from rein.server.web._bus import sse_response
+from rein.server.web._checkpoints import changes, find, repo_for
 from rein.server.web._host import RunHost
 from rein.server.web._listing import summary
 from rein.server.web._relay import Buses
@@ -209,6 +212,28 @@ async def switch(request: Request, owner: str, body: Body) -> Response:
     return JsonResponse({"leafId": leaf})
 
 
+async def checkpoint(request: Request, owner: str) -> Response:
+    """A turn's file changes: each file's unified diff from the project's shadow repository."""
+    view = await _view(request, owner)
+    ident = str(request.path_params["checkpoint_id"])
+    found = find(view.entries, ident)
+    if found is None:
+        raise ProtocolError(404, "INVALID_REQUEST", f"no checkpoint {ident!r} in this session")
+    config: ServerConfig = request.app.state.config
+    try:
+        return JsonResponse(await asyncio.to_thread(changes, repo_for(config, _cwd(request, view)), found))
+    except CheckpointError as error:
+        raise ProtocolError(500, "INTERNAL_ERROR", f"checkpoint {ident!r}: {error}") from None
+
+
+async def undo(request: Request, owner: str, body: Body) -> Response:
+    ident = body.get("checkpointId")
+    if not isinstance(ident, str) or not ident:
+        raise missing("checkpointId")
+    await _view(request, owner)
+    return JsonResponse(await _host(request).undo(owner, _sid(request), ident))
+
+
 GETS: tuple[tuple[str, Get], ...] = (
     (f"{API}/info", info),
     (f"{API}/sessions", sessions),
@@ -216,6 +241,7 @@ GETS: tuple[tuple[str, Get], ...] = (
     (f"{SESSION}/tree", tree),
     (f"{SESSION}/rules", rules),
     (f"{SESSION}/events", events),
+    (f"{SESSION}/checkpoints/{{checkpoint_id}}", checkpoint),
 )
 POSTS: tuple[tuple[str, Post], ...] = (
     (f"{API}/sessions", create),
@@ -225,6 +251,7 @@ POSTS: tuple[tuple[str, Post], ...] = (
     (f"{SESSION}/abort", abort),
     (f"{SESSION}/answer", answer),
     (f"{SESSION}/switch", switch),
+    (f"{SESSION}/undo", undo),
 )
 
 

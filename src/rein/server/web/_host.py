@@ -2,9 +2,9 @@
 
 A session's `AgentSession` is built on first use (as `rein` builds a local one: the server's provider
 and model, the built-in tools in the session's directory, the settings and built-in extensions of that
-directory, `interactive=True` so approval asks the page) and kept while the server runs, so "Allow for
-this session" lasts. Its store is a `ServerSession`; when the session changed elsewhere (a `rein
---server` client, a protocol write) the next prompt reloads it first.
+directory, `interactive=True` so approval asks the page, checkpoints without the server's own files)
+and kept while the server runs, so "Allow for this session" lasts. Its store is a `ServerSession`; when
+the session changed elsewhere (a `rein --server` client, a protocol write) the next prompt reloads it.
 
     host = RunHost(app)
     await host.prompt(owner, sid, "fix the test")   # 202: the run goes on in the background
@@ -36,6 +36,7 @@ from rein.server._run_journal import spawn
 from rein.server._service import SessionService
 from rein.server.store import RunRow, StoreError
 from rein.server.web._bus import CONTROL
+from rein.server.web._checkpoints import repo_for, server_paths, undo_answer, undo_from
 from rein.server.web._events import agent_events
 from rein.server.web._relay import Buses
 from rein.server.web._render import counters
@@ -224,7 +225,7 @@ class RunHost:
             settings=settings,
             approve=config.approve,
             interactive=True,
-            checkpoints=False,
+            checkpoint_exclude=server_paths(config),
         )
         return run
 
@@ -362,6 +363,22 @@ class RunHost:
                 )
             view = await self.service.switch(owner, sid, entry_id)  # the next prompt reloads the store
             return view.row.leaf_id
+
+    async def undo(self, owner: str, sid: str, checkpoint_id: str) -> dict[str, JsonValue]:
+        """Undo the files of the turn `checkpoint_id` and of the later turns of the branch (`/undo N`),
+        the model told as `/undo` tells it. 409 while a run goes on."""
+        async with self._lock(owner, sid):
+            if self.running(owner, sid) or await self.elsewhere(owner, sid) is not None:
+                raise ProtocolError(409, "RUN_IN_PROGRESS", f"session {sid!r} has a run going: wait or abort")
+            run = await self._ready(owner, sid)
+            repo = repo_for(self.config, run.agent.cwd)
+            result = await asyncio.to_thread(undo_from, run.store, repo, checkpoint_id)
+            if result.undone.files:
+                run.agent.send_message("checkpoint_undo", result.note(), display=False, details={})
+            await run.store.flush()
+        answer = undo_answer(result)
+        self._publish(owner, sid, {"type": "undone", "lines": answer["lines"]})
+        return answer
 
     async def close(self) -> None:
         """Dismiss every question and end every session's extensions (the app's shutdown)."""

@@ -18,8 +18,9 @@ from rein.ai import JsonValue
 from rein.html import body, esc, is_tool_result, result_call_id, tool_calls, when
 from rein.server._view import Entry
 from rein.server._wire import wire_entries
+from rein.server.web._checkpoints import checkpoint_body, undone_on
+from rein.session import CustomEntry, MessageEntry
 from rein.session import Entry as Decoded
-from rein.session import MessageEntry
 
 DEFAULT_LIMIT = 200
 MAX_LIMIT = 2000
@@ -45,7 +46,8 @@ def conversation(
     shown = wire_entries(branch[start:end])
     after = wire_entries(branch[end : end + LOOKAHEAD])
     results, folded = _fold([*shown, *after])
-    parts = [_article(entry, results.get(entry.id, {})) for entry in shown if entry.id not in folded]
+    undone = undone_on(branch)
+    parts = [_article(entry, results.get(entry.id, {}), undone) for entry in shown if entry.id not in folded]
     return Conversation(html="".join(parts), shown_from=start, shown_to=end)
 
 
@@ -69,8 +71,10 @@ def _fold(entries: Sequence[Decoded]) -> tuple[dict[str, dict[str, MessageEntry]
     return results, folded
 
 
-def _article(entry: Decoded, results: Mapping[str, MessageEntry]) -> str:
-    classes, kind, inner = body(entry, results)
+def _article(entry: Decoded, results: Mapping[str, MessageEntry], undone: frozenset[str]) -> str:
+    """One entry; a checkpoint's lists its files, with buttons for its diffs and its undo."""
+    mine = checkpoint_body(entry, undone) if isinstance(entry, CustomEntry) else None
+    classes, kind, inner = mine if mine is not None else body(entry, results)
     anchor = esc(entry.id)
     return (
         f'<article class="entry {classes}" id="e-{anchor}" data-entry-id="{anchor}">'

@@ -368,6 +368,7 @@
       session.liveStale = false;
       session.liveAnchor = undefined;
     }
+    reopenChanges(session);
     setCounters(data.counters);
     setBranchNote(data.branch);
     setRunState(data.run.state);
@@ -635,6 +636,10 @@
       case "usage":
         setCounters(event.counters);
         break;
+      case "undone":
+        loadConversation();
+        refreshOpenTab();
+        break;
       case "error":
         notify(`The run failed: ${event.message}`, "error");
         break;
@@ -773,6 +778,65 @@
     }
   }
 
+  // ---- checkpoints: a turn's file changes, and its undo ----
+
+  function diffsBox(id) {
+    return byTest("conversation").querySelector(`.checkpoint-diffs[data-checkpoint-id="${CSS.escape(id)}"]`);
+  }
+
+  function showDiffs(id, html) {
+    const box = diffsBox(id);
+    if (!box) return;
+    box.innerHTML = html; // escaped by the server (rein.html.diff)
+    box.hidden = false;
+    const button = box.parentElement.querySelector("button.show-changes");
+    if (button) button.textContent = "Hide the diffs";
+  }
+
+  // The conversation is re-rendered after every message: diffs that were open stay open.
+  function reopenChanges(session) {
+    for (const [id, html] of session.openDiffs || []) showDiffs(id, html);
+  }
+
+  async function toggleChanges(id) {
+    const session = state.session;
+    if (!session) return;
+    session.openDiffs = session.openDiffs || new Map();
+    if (session.openDiffs.has(id)) {
+      session.openDiffs.delete(id);
+      const box = diffsBox(id);
+      if (box) {
+        box.hidden = true;
+        box.parentElement.querySelector("button.show-changes").textContent = "Show the diffs";
+      }
+      return;
+    }
+    try {
+      const data = await api(sessionPath(session.id, `/checkpoints/${encodeURIComponent(id)}`));
+      if (state.session !== session) return;
+      session.openDiffs.set(id, data.html);
+      showDiffs(id, data.html);
+    } catch (error) {
+      report(error);
+    }
+  }
+
+  async function undoTurn(id) {
+    const session = state.session;
+    if (!session) return;
+    const pending = [...byTest("conversation").querySelectorAll("article.checkpoint.pending .undo-turn")];
+    const later = Math.max(0, pending.length - 1 - pending.findIndex((b) => b.dataset.checkpointId === id));
+    const also = later ? ` and of the ${later} later turn(s) that changed files` : "";
+    if (!window.confirm(`Put back the files of this turn${also}, as they were before it?`)) return;
+    try {
+      const data = await api(sessionPath(session.id, "/undo"), { method: "POST", body: { checkpointId: id } });
+      notify(data.lines.join("\n"));
+      await loadConversation();
+    } catch (error) {
+      report(error);
+    }
+  }
+
   // ---- questions (approval) ----
 
   function showQuestion(question) {
@@ -897,6 +961,10 @@
     document.addEventListener("click", (event) => {
       const button = event.target.closest("button.continue");
       if (button && state.session) continueFrom(button.dataset.entryId);
+      const changes = event.target.closest("button.show-changes");
+      if (changes) toggleChanges(changes.dataset.checkpointId);
+      const undo = event.target.closest("button.undo-turn");
+      if (undo) undoTurn(undo.dataset.checkpointId);
     });
     const dialog = byTest("question");
     dialog.addEventListener("cancel", (event) => {
