@@ -5,10 +5,14 @@ When a rule fires in held text, the upstream stream is closed at once, the held 
 request sent again with the rule as a hidden user message (after the prose the client already has, as
 an assistant message, so the model continues it). When a rule fires on text already released, the late
 policy decides. Past `max_retries`, or on `end-stream`, the reply ends where it was cut, validly.
+
+A tool call steering refuses (`rein.proxy._steer`) is handled as a rule firing in held text: cut, its
+reason injected, asked again; or, in `error` mode, the reply ended with the reason as the format's error.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import httpx2
@@ -20,6 +24,8 @@ from rein.proxy._reply import ClientReply
 from rein.proxy._single import single_exchange
 from rein.proxy._sse import SseParser
 from rein.proxy._state import Request, Shared
+from rein.proxy._steer import Blocked
+from rein.proxy._steer_exchange import record_refusal
 from rein.proxy._upstream import response_headers
 
 
@@ -30,12 +36,15 @@ class StreamExchange:
         self.codec = codec
         self.reply = reply
         state = shared.sessions.state(request.session)
-        self.relay = Relay(lambda: shared.manager(state), shared.windows)
+        self.steering = shared.steering if shared.steering.mode != "off" else None
+        self.relay = Relay(lambda: shared.manager(state), shared.windows, calls=self.steering is not None)
         self.injections: list[str] = []
         self.injected: list[str] = []
         """The rules injected, in order (recorded for the session when the request ends)."""
         self.attempt = 0
         self.outcome = "completed"
+        self.error: str | None = None
+        """Ends the client's stream as the format's error (steering's `error` mode)."""
 
     async def run(self) -> None:
         content = self.request.raw
@@ -48,12 +57,12 @@ class StreamExchange:
                 fired = await self._relay(upstream)
             finally:
                 await upstream.aclose()
-            if not fired:
+            if fired == []:
                 await self.reply.end()
                 return
-            next_body = self._after(fired)
+            next_body = self._after(fired) if isinstance(fired, list) else self._refused(fired)
             if next_body is None:
-                await self.reply.end(self.codec.closing())
+                await self.reply.end(self.codec.closing(self.error))
                 return
             content = json.dumps(next_body, ensure_ascii=False).encode()
             self.attempt += 1
@@ -103,8 +112,9 @@ class StreamExchange:
             return
         await self.reply.end(self.codec.closing(f"rein proxy: {message}"))
 
-    async def _relay(self, upstream: httpx2.Response) -> list[Fired]:
-        """Relay one upstream stream; the matches that stopped it, or [] when it ended."""
+    async def _relay(self, upstream: httpx2.Response) -> list[Fired] | Blocked:
+        """Relay one upstream stream; the matches or the refused tool call that stopped it, or [] when
+        it ended."""
         relay, parser = self.relay, SseParser()
         async for chunk in upstream.aiter_bytes():
             # every event of a network chunk is checked before the chunk's release: one write, not one each
@@ -112,6 +122,8 @@ class StreamExchange:
                 fired = self._acted_on(relay.push(self.codec.feed(event)))
                 if fired:
                     return fired
+                if relay.calls and (blocked := await self._steered()) is not None:
+                    return blocked
             await self.reply.body(relay.release())
         for event in parser.close():
             fired = self._acted_on(relay.push(self.codec.feed(event)))
@@ -120,8 +132,36 @@ class StreamExchange:
         fired = self._acted_on(relay.finish())
         if fired:
             return fired
+        if relay.calls and (blocked := await self._steered()) is not None:
+            return blocked
         await self.reply.body(relay.release())
         return []
+
+    async def _steered(self) -> Blocked | None:
+        """Check the tool calls completed since the last check; the first steering refuses, if any."""
+        assert self.steering is not None
+        calls = [(c.context.tool_name or "", c.arguments, c.context.json_arguments, c.lane)
+                 for c in self.relay.take_calls()]  # fmt: skip
+        request = self.request
+        return await asyncio.to_thread(self.steering.check, calls, cwd=request.cwd, session=request.session)
+
+    def _refused(self, blocked: Blocked) -> Json | None:
+        """A tool call steering refused: the next attempt's body, or None when the reply ends here."""
+        mode = self.shared.steering.mode
+        give_up = mode == "error" or self.attempt >= self.shared.config.max_retries
+        action = "error" if mode == "error" else ("end-stream" if give_up else "retry")
+        record_refusal(self.shared, self.request.api, blocked, attempt=self.attempt, action=action)
+        shown = self.relay.shown()
+        self.relay.cut()
+        self.codec.cut()
+        if give_up:
+            self.shared.status.ended += 1
+            self.outcome = f"ended: steering {blocked.rule}"
+            self.error = blocked.message() if mode == "error" else None
+            return None
+        self.shared.status.retries += 1
+        self.injections.append(self.shared.injection(blocked.injection(), shown=bool(shown), late=False))
+        return self.codec.retry_body(self.request.body, "\n\n".join(self.injections), shown)
 
     def _acted_on(self, fired: list[Fired]) -> list[Fired]:
         """Drop late matches the `pass` policy lets through (logged)."""

@@ -5,7 +5,8 @@ lane), and releases a queue of them strictly in order: a piece of content only a
 window allows (`HoldWindow.held` characters stay behind the stream's end until the stream ends), a tool
 call only once it is complete, a structural event once all before it are out. A piece that is partly
 safe is released in two parts. What the caller does on a match (cut and retry, end, pass) is its own;
-the relay says whether the match reached text already released (`late`).
+the relay says whether the match reached text already released (`late`). With `calls`, it also hands
+over each tool call once complete and before its release (`take_calls`), for steering to check.
 
 Pure: no I/O; the clock is injected (for the added-latency figures).
 """
@@ -31,6 +32,15 @@ class Fired:
     lane: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A tool call complete and not yet released: its context (name, id), arguments and lane."""
+
+    context: MatchContext
+    arguments: str
+    lane: int = 0
+
+
 @dataclass(slots=True)
 class _Stream:
     context: MatchContext | None
@@ -40,6 +50,8 @@ class _Stream:
     line_start: int = 0
     released: int = 0
     final: bool = False
+    parts: list[str] | None = None
+    """A tool call's arguments so far, when the relay collects calls (`calls`)."""
 
     @property
     def source(self) -> Source | None:
@@ -73,6 +85,7 @@ class Relay:
         windows: Mapping[Source, HoldWindow],
         *,
         clock: Callable[[], float] = time.perf_counter,
+        calls: bool = False,
     ) -> None:
         self._factory = managers
         self._managers: dict[int, TtsrManager] = {}
@@ -91,6 +104,10 @@ class Relay:
         self.held_peak = 0
         """The most characters held after a release (what the client was kept from, at worst)."""
         self._held = 0
+        self._collect = calls
+        self.calls: list[Call] = []
+        """With `calls`: the tool calls completed since the caller last took them (`take_calls`), in
+        order; none of them is released yet (tool calls are released only whole, at the next release)."""
 
     def manager(self, lane: int = 0) -> TtsrManager:
         found = self._managers.get(lane)
@@ -111,6 +128,10 @@ class Relay:
                 newline = out.text.rfind("\n")
                 if newline >= 0:
                     stream.line_start = start + newline + 1
+                if stream.parts is not None:
+                    stream.parts.append(out.text)
+                    if out.final and not stream.final:
+                        self._completed(stream)
                 stream.final = stream.final or out.final
                 if out.context is not None and (out.text or out.final):
                     if self.first_content_at is None and out.text:
@@ -126,6 +147,8 @@ class Relay:
         for stream in self._streams.values():
             if not stream.final and stream.context is not None:
                 self._check("", stream.context, stream.lane, True, fired)
+            if not stream.final and stream.parts is not None:
+                self._completed(stream)
             stream.final = True
         return fired
 
@@ -179,6 +202,12 @@ class Relay:
         self._held = 0
         self._streams.clear()
         self._by_match.clear()
+        self.calls.clear()
+
+    def take_calls(self) -> list[Call]:
+        """The tool calls completed since the last take (see `calls`)."""
+        taken, self.calls = self.calls, []
+        return taken
 
     def shown(self) -> str:
         """The prose the client has received, over every attempt."""
@@ -194,10 +223,16 @@ class Relay:
         if stream is None:
             window = self._windows.get(out.context.source) if out.context is not None else None
             stream = self._streams[key] = _Stream(out.context, window, out.lane)
+            if self._collect and stream.source == "tool":
+                stream.parts = []
         if out.context is not None:
             found = _match_key(out.context.source, out.context.tool_call_id, out.context.tool_name)
             self._by_match[(out.lane, found)] = key
         return stream
+
+    def _completed(self, stream: _Stream) -> None:
+        if stream.context is not None and stream.parts is not None:
+            self.calls.append(Call(stream.context, "".join(stream.parts), stream.lane))
 
     def _check(self, text: str, context: MatchContext, lane: int, final: bool, fired: list[Fired]) -> None:
         for match in self.manager(lane).check_delta(text, context, final=final):

@@ -13,6 +13,8 @@ from rein.ai import JsonValue
 from rein.proxy._codec import Api, Codec, Json
 from rein.proxy._reply import ClientReply
 from rein.proxy._state import Request, Shared
+from rein.proxy._steer import Blocked
+from rein.proxy._steer_exchange import record_refusal, steer_whole
 from rein.proxy._upstream import response_headers
 from rein.ttsr import RuleMatch, TtsrManager
 
@@ -51,6 +53,7 @@ async def _attempts(
     injections: list[str] = []
     content = request.raw
     fired: list[RuleMatch] = []
+    blocked: Blocked | None = None
     for attempt in range(shared.config.max_retries + 1):
         try:
             if first is None:
@@ -85,19 +88,31 @@ async def _attempts(
         ]
         for match in fired:
             shared.fired(request.api, match, attempt=attempt, late=False, action="retry")
-        if not fired:
+        blocked = None if fired else await steer_whole(shared, request, codec, data)
+        if blocked is not None and shared.steering.mode == "error":
+            record_refusal(shared, request.api, blocked, attempt=attempt, action="error")
+            refusal = blocked.message()
+            await reply.whole(
+                VIOLATION, [(b"content-type", b"application/json")], error_body(request.api, refusal)
+            )
+            return f"refused: steering {blocked.rule}"
+        if blocked is not None:
+            record_refusal(shared, request.api, blocked, attempt=attempt, action="retry")
+        if not fired and blocked is None:
             body = upstream.content if not earlier else json.dumps(codec.summed(data, earlier)).encode()
             headers.append((b"x-rein-retries", str(attempt).encode()))
             await reply.whole(upstream.status_code, headers, body)
             return "completed" if not attempt else f"completed after {attempt} retries"
         injected += [match.name for match in fired]
         earlier.append(data)
-        injections.append(manager.render_interrupt(fired))
+        injections.append(manager.render_interrupt(fired) if blocked is None else blocked.injection())
         if attempt < shared.config.max_retries:
             shared.status.retries += 1
             content = json.dumps(codec.retry_body(request.body, "\n\n".join(injections), "")).encode()
     names = ", ".join(sorted({m.name for m in fired}))
     shared.status.ended += 1
     refusal = f"the reply still broke rule(s) {names} after {shared.config.max_retries} retries"
+    if blocked is not None:
+        refusal = f"{blocked.message()} (after {shared.config.max_retries} retries)"
     await reply.whole(VIOLATION, [(b"content-type", b"application/json")], error_body(request.api, refusal))
     return "refused: retries exhausted"
