@@ -43,3 +43,14 @@ def response_headers(headers: Iterable[tuple[str, str]], *, decoded: bool) -> li
             continue
         out.append((lower.encode("latin-1"), value.encode("latin-1")))
     return out
+
+
+def rebase(raw_path: str, base_path: str, base: str) -> str:
+    """A URL the proxy built with `upstream_url` for one upstream, whose path is `base_path` and which gave
+    `raw_path` (path and query), built for another, `base`. A client path under `/v1` is assumed where the
+    `/v1` was said once (the SDKs' base URLs end in `/v1`, or the Anthropic SDK adds it)."""
+    rest = raw_path[len(base_path) :] if raw_path.startswith(base_path) else raw_path
+    path, _, query = rest.partition("?")
+    if base_path.endswith("/v1"):
+        path = "/v1" + path
+    return upstream_url(base, path, query)
