@@ -18,6 +18,11 @@ class ClientReply:
         self.started = False
         self.finished = False
 
+    @property
+    def status(self) -> int | None:
+        """The HTTP status sent (None before the response began)."""
+        return self._head[0] if self.started else None
+
     def prepare(self, status: int, headers: Headers) -> None:
         """The status and headers to send with the first byte (upstream's, once its stream began)."""
         self._head = (status, headers)

@@ -7,6 +7,8 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 
 from rein.ai import JsonValue
+from rein.proxy._codec import Codec
+from rein.proxy._reply import ClientReply
 
 SAMPLES = 1000
 """Latency samples kept (the latest), for the median and p99 figures."""
@@ -17,6 +19,32 @@ def _ms(samples: deque[float], q: float) -> float | None:
         return None
     ordered = sorted(samples)
     return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 3)
+
+
+@dataclass(slots=True)
+class Seen:
+    """One request as the proxy counts it when it ends: its API (or `passthrough`, `bypassed`), and the
+    reply and codec of a checked one."""
+
+    api: str = "passthrough"
+    reply: ClientReply | None = None
+    codec: Codec | None = None
+
+    def ended(self) -> bool:
+        """Whether the client received its reply's end (so leaving now is no abort): the whole answer,
+        or the format's own end of a stream (a codec has nothing left to close once it was sent)."""
+        if self.reply is not None and self.reply.finished:
+            return True
+        return (
+            self.codec is not None
+            and self.reply is not None
+            and self.reply.started
+            and not self.codec.closing()
+        )
+
+    def status(self) -> str:
+        """The HTTP status sent, for the metrics (`none`: the client left before the answer began)."""
+        return str(self.reply.status) if self.reply is not None and self.reply.status else "none"
 
 
 @dataclass(slots=True)
@@ -36,6 +64,10 @@ class Status:
     """Replies ended early: `end-stream` policy or retries exhausted."""
     upstream_errors: int = 0
     client_aborts: int = 0
+    steering_blocks: Counter[str] = field(default_factory=Counter)
+    """Tool calls steering refused in a stream, per rule (asks included)."""
+    route_fallbacks: Counter[str] = field(default_factory=Counter)
+    """Requests sent on to the next route after an upstream failed before answering, per upstream."""
     held_peak: int = 0
     first_token_added: deque[float] = field(default_factory=lambda: deque(maxlen=SAMPLES))
     """Seconds between the first content arriving from upstream and its release to the client."""
@@ -55,6 +87,8 @@ class Status:
             "ended_early": self.ended,
             "upstream_errors": self.upstream_errors,
             "client_aborts": self.client_aborts,
+            "steering_blocks": dict(self.steering_blocks),
+            "route_fallbacks": dict(self.route_fallbacks),
             "chars_held": {"now": held_now, "peak": self.held_peak},
             "added_latency_ms": {
                 "first_token_p50": _ms(self.first_token_added, 0.5),
