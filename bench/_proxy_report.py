@@ -46,6 +46,8 @@ class LatencyRow:
     target: Target
     streams: int
     sample: Sample
+    cpu_us_per_chunk: float | None = None
+    """The process's CPU over the phase per chunk (requests included); None for the direct path."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,12 +79,13 @@ def p50(values: list[float]) -> float:
 
 def latency_table(rows: list[LatencyRow], chunks: int, interval: float) -> None:
     print(f"latency: {chunks} chunks per stream, one every {interval * 1000:.0f} ms")
-    head = "{:>7} {:<24} {:>6} {:>8} {:>9} {:>9} {:>9} {:>10} {:>8}"
+    head = "{:>7} {:<24} {:>6} {:>8} {:>9} {:>9} {:>9} {:>10} {:>8} {:>8}"
     print(
         head.format(
-            "streams", "path", "window", "TTFT ms", "+TTFT ms", "chunk us", "p99 us", "+chunk us", "gap p99"
+            "streams", "path", "window", "TTFT ms", "+TTFT ms", "chunk us", "p99 us", "+chunk us", "gap p99",
+            "CPU us",
         )
-    )
+    )  # fmt: skip
     direct = {row.streams: row.sample for row in rows if row.target.name == "direct"}
     for row in rows:
         s, base = row.sample, direct[row.streams]
@@ -95,6 +98,7 @@ def latency_table(rows: list[LatencyRow], chunks: int, interval: float) -> None:
                 row.streams, row.target.name, "-" if row.target.window is None else row.target.window,
                 _ms(ttft), added_ttft, f"{chunk:.0f}", f"{percentile(s.latency_us, 0.99):.0f}", added_chunk,
                 _ms(percentile(s.gap_us, 0.99)),
+                "-" if row.cpu_us_per_chunk is None else f"{row.cpu_us_per_chunk:.0f}",
             )
         )  # fmt: skip
 

@@ -7,7 +7,9 @@ unchanged), `bench.interval` seconds apart (0: as fast as the socket takes them)
 keep-alive, as real providers do. Each chunk's content is the monotonic clock at the moment it is
 written, in microseconds (at least 12 digits: 13 characters a chunk), then a space: the client reads
 each chunk's one-way latency off the text it receives, however the proxy split or merged the chunks
-on the way. The clock (CLOCK_MONOTONIC) is shared by every process of the machine.
+on the way. The clock (CLOCK_MONOTONIC) is shared by every process of the machine. With `bench.say`
+and `bench.at`, chunk number `at` of a first attempt (a request of one message) is `say` instead: a
+rule breaker mid-stream, which a retry (more messages) does not repeat.
 
 It is not `rein.ai.testing.SseServer`, whose replies are scripted before they are sent: the stamps
 are taken as each chunk leaves.
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import sys
 import time
 
@@ -43,13 +46,18 @@ def _frame(data: str) -> bytes:
     return b"%x\r\n%s\r\n" % (len(event), event)
 
 
-async def _stream(writer: asyncio.StreamWriter, chunks: int, interval: float) -> None:
+async def _stream(
+    writer: asyncio.StreamWriter, chunks: int, interval: float, say: tuple[int, str] | None = None
+) -> None:
     writer.write(_HEAD + _frame(_ROLE))
     await writer.drain()
     for n in range(chunks):
         if interval and n:
             await asyncio.sleep(interval)
-        writer.write(_frame(_CONTENT % stamp_us()))
+        if say is not None and n == say[0]:
+            writer.write(_frame(_CONTENT.replace("%012d ", "%s") % json.dumps(say[1])[1:-1]))
+        else:
+            writer.write(_frame(_CONTENT % stamp_us()))
         await writer.drain()
     writer.write(_frame(_FINISH) + _frame("[DONE]") + b"0\r\n\r\n")
     await writer.drain()
@@ -65,7 +73,11 @@ async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) ->
                 await writer.drain()
                 continue
             chunks, interval = spec.get("chunks", 10), spec.get("interval", 0.0)
-            await _stream(writer, int(str(chunks)), float(str(interval)))
+            messages = request.body.get("messages") if isinstance(request.body, dict) else None
+            said, at = spec.get("say"), spec.get("at")
+            first = isinstance(messages, list) and len(messages) == 1
+            say = (at, said) if first and isinstance(said, str) and isinstance(at, int) else None
+            await _stream(writer, int(str(chunks)), float(str(interval)), say)
     except (ConnectionError, asyncio.IncompleteReadError, ValueError, IndexError):
         pass  # the client went away (or sent something that is not HTTP)
     finally:

@@ -8,13 +8,15 @@ window) and with a text rule (`console\\.log\\(`, a 13-character window); a byte
 and this one, the client: raw httpx2 streaming (not the openai SDK, whose own parsing would dwarf what
 is measured), the same code for every path.
 
-Latency: replies of `CHUNKS` chunks, one every `INTERVAL` seconds, 1 stream at a time and 50 at once
-(started spread over `SPREAD` intervals). Time to first token is from sending the request to the first
-content the client parses; a chunk's latency is from the upstream writing it to the client holding all
-of its text (so it includes the hold-back wait); the gap is the time between two content events.
+Latency: replies of `CHUNKS` chunks, one every `INTERVAL` seconds, 1 stream at a time, 20 and 50 at
+once (started spread over `SPREAD` intervals), with the proxy's CPU per chunk at that pace (requests
+included: what a paced stream costs, where the throughput phases below give the cost of a chunk).
+Time to first token is from sending the request to the first content the client parses; a chunk's
+latency is from the upstream writing it to the client holding all of its text (so it includes the
+hold-back wait); the gap is the time between two content events.
 Throughput: chunks as fast as the upstream writes them, chunks and bytes the client received per
-second, and the proxy's CPU time per chunk (every thread, /proc/PID/task/*/schedstat); 1-chunk replies
-one after another give the cost of a request.
+second, and the proxy's CPU time per chunk (every thread, /proc/PID/task/*/schedstat; the byte pipe's
+too, the floor of any proxy in Python); 1-chunk replies one after another give the cost of a request.
 
 Goals (issue 17): time to first token adds at most the hold-back window (the time its characters take
 to arrive at this pace) plus 2 ms; chunk overhead under 50 us, shown both as the proxy's CPU per chunk
@@ -46,9 +48,11 @@ INTERVAL = 0.010
 SPREAD = 10
 """Concurrent streams start spread over this many intervals, not all at one instant."""
 SERIAL_STREAMS = 10
-CONCURRENT = 50
+CONCURRENCY = (20, 50)
+"""Concurrent streams of the latency phases (2 rounds each) and of the throughput phases; issue 38
+measured 20."""
 CONCURRENT_ROUNDS = 2
-FLOODS = ((1, 4_000, 1), (CONCURRENT, 200, 1), (1, 1, 200))
+FLOODS = ((1, 4_000, 1), *((streams, 200, 1) for streams in CONCURRENCY), (1, 1, 200))
 """Throughput phases: (concurrent streams, chunks per reply, rounds); the last one costs a request."""
 PHASE_TIMEOUT = 30.0
 STARTUP_TIMEOUT = 30.0
@@ -155,9 +159,9 @@ async def flood(target: Target, streams: int, chunks: int, rounds: int = 1) -> F
 
 
 @contextmanager
-def helper(module: str, *args: str) -> Iterator[int]:
+def helper(module: str, *args: str) -> Iterator[tuple[int, int]]:
     """One of the benchmark's own servers (`bench._proxy_upstream`, `bench._proxy_pipe`) in its own
-    process; yields its port. It stops when its stdin closes."""
+    process; yields its port and process id. It stops when its stdin closes."""
     command = [sys.executable, "-m", module, *args]
     process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
@@ -165,7 +169,7 @@ def helper(module: str, *args: str) -> Iterator[int]:
         line = process.stdout.readline()
         if not line.startswith("listening "):
             raise RuntimeError(f"{module} did not start: {line!r}")
-        yield int(line.split()[1])
+        yield int(line.split()[1]), process.pid
     finally:
         if process.stdin is not None:
             process.stdin.close()
@@ -235,14 +239,18 @@ def measure(port: int, base: Path) -> tuple[list[LatencyRow], list[FloodRow], li
     rule_sets = {"proxy, built-in rules": {}, "proxy, a text rule": {"no-console-log": TEXT_RULE}}
     targets = [Target("direct", upstream_url)]
     with ExitStack() as stack:
-        pipe = stack.enter_context(helper("bench._proxy_pipe", str(port)))
-        targets.append(Target(PIPE, f"http://127.0.0.1:{pipe}/v1"))
+        pipe, pipe_pid = stack.enter_context(helper("bench._proxy_pipe", str(port)))
+        targets.append(Target(PIPE, f"http://127.0.0.1:{pipe}/v1", pid=pipe_pid))
         for name, rules in rule_sets.items():
             targets.append(stack.enter_context(proxy(upstream_url, base / name, rules)))
-        for streams, rounds in ((1, SERIAL_STREAMS), (CONCURRENT, CONCURRENT_ROUNDS)):
+        phases = ((1, SERIAL_STREAMS), *((streams, CONCURRENT_ROUNDS) for streams in CONCURRENCY))
+        for streams, rounds in phases:
             for target in targets:
+                cpu = cpu_seconds(target.pid)
                 sample = asyncio.run(run_streams(target, streams, rounds, CHUNKS, INTERVAL))
-                latency.append(LatencyRow(target, streams, sample))
+                cpu = cpu_seconds(target.pid) - cpu
+                per_chunk = cpu / (sample.chunks + 2 * streams) * 1e6 if target.pid is not None else None
+                latency.append(LatencyRow(target, streams, sample, per_chunk))
         notes += [own_figures(target) for target in targets[2:]]
         for streams, chunks, rounds in FLOODS:
             for target in targets:
@@ -254,7 +262,7 @@ def measure(port: int, base: Path) -> tuple[list[LatencyRow], list[FloodRow], li
 
 def main() -> int:
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp, helper("bench._proxy_upstream") as port:
+    with tempfile.TemporaryDirectory() as tmp, helper("bench._proxy_upstream") as (port, _):
         latency, floods, notes = measure(port, Path(tmp))
     report(latency, floods, CHUNKS, INTERVAL)
     print("the proxy's own figures (/rein/status, latency phases):")

@@ -98,7 +98,7 @@ class ChatCodec:
         self._usage = None
 
     def feed(self, event: SseEvent) -> list[Out]:
-        if event.data.strip() == "[DONE]":
+        if "[DONE]" in event.data and event.data.strip() == "[DONE]":
             return [*self._end_all(), Out(render=lambda _: self._client.note(event))]
         try:
             raw = event.json()
@@ -215,14 +215,22 @@ class ChatCodec:
         """Append one choice's pieces; the structural piece it ends with, if any."""
         delta = choice.get("delta")
         delta = delta if isinstance(delta, dict) else {}
-        state = self._lanes.setdefault(lane, _Lane())
-        reasoning = next((k for k in REASONING_KEYS if isinstance(v := delta.get(k), str) and v), None)
+        state = self._lanes.get(lane)
+        if state is None:
+            state = self._lanes[lane] = _Lane()
+        reasoning: str | None = None
+        for key in REASONING_KEYS:  # a loop, not a generator: this runs for every chunk
+            if isinstance(found := delta.get(key), str) and found:
+                reasoning = key
+                break
         content = delta.get("content")
         calls = delta.get("tool_calls")
         fragments = [(f, False) for f in calls if isinstance(f, dict)] if isinstance(calls, list) else []
         consumed = {reasoning} if reasoning is not None else set()
-        consumed |= {"content"} if isinstance(content, str) and content else set()
-        consumed |= {"tool_calls"} if fragments else set()
+        if isinstance(content, str) and content:
+            consumed.add("content")
+        if fragments:
+            consumed.add("tool_calls")
         if isinstance(legacy := delta.get("function_call"), dict):  # the deprecated `functions` API
             fragments.append((legacy, True))
             consumed.add("function_call")
@@ -299,10 +307,15 @@ class ChatCodec:
 
     def _content(self, raw: Json, event: SseEvent, part: Part, key: str) -> Render:
         attempt = self._attempt
+        whole = part.delta[key] if _alone(raw, part, key) else None
+        lane = part.choice["index"]
 
         def render(text: str) -> bytes:
             if not text:
                 return b""
+            if text == whole and isinstance(lane, int) and self._client.same(raw, lane):
+                part.extras_sent = True
+                return event.encode()  # what rebuilding the chunk would give: upstream's own event
             chunk = chunk_of(raw, [part.build({key: text}, finish=False)], usage=False)
             return self._client.emit(chunk, raw, event, attempt, self._earlier)
 
@@ -343,6 +356,20 @@ class ChatCodec:
             return self._client.emit(chunk, raw, event, attempt, self._earlier)
 
         return render
+
+
+def _alone(raw: Json, part: Part, key: str) -> bool:
+    """Whether `key` is all of the chunk: its one choice's delta holds only it, with no finish reason and
+    no usage beside it. Released whole, such a piece is the upstream chunk unchanged (the fast path)."""
+    choices = raw.get("choices")
+    return (
+        isinstance(choices, list)
+        and len(choices) == 1
+        and len(part.delta) == 1
+        and len(part.consumed) == 1  # `key` itself
+        and part.choice.get("finish_reason") is None
+        and raw.get("usage") is None
+    )
 
 
 def _tool_context(call_id: JsonValue, name: JsonValue) -> MatchContext:

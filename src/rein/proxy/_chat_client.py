@@ -158,6 +158,18 @@ class Client:
             return b""
         return event.encode() if chunk == raw else sse(chunk)
 
+    def same(self, raw: Json, lane: int) -> bool:
+        """Whether the upstream chunk `raw` (one content-only choice of `lane`) goes to the client as it
+        is: its ids are those the client has (or the first), as `emit` would find. Records as `emit` does."""
+        for key in ID_KEYS:
+            value = raw.get(key)
+            if value is None or value in {"", 0}:
+                continue
+            if self.ids.setdefault(key, value) != value:
+                return False
+        self.lanes.add(lane)
+        return True
+
     def note(self, event: SseEvent) -> bytes:
         """An event passed through unchanged that ends the stream (`[DONE]`, an error)."""
         self.done = True
