@@ -28,6 +28,7 @@ WRONG_TYPE: dict[str, object] = {
     "names": 5,
     "choice": 5,
     "tables": 5,
+    "entries": 5,
 }
 # A value of the right type but not allowed, for the kinds that have such values.
 WRONG_VALUE: dict[str, object] = {
@@ -171,7 +172,12 @@ def test_every_enum_lists_its_choices() -> None:
 @pytest.mark.parametrize(("group", "key"), ALL_KEYS, ids=list(map(key_id, ALL_KEYS)))
 def test_every_key_accepts_its_default_and_choices(tmp_path: Path, group: Group, key: Key) -> None:
     values = [*key.choices, *([key.default] if key.default not in (None, ()) else [])]
-    sample: dict[str, object] = {"url": "http://127.0.0.1:8080/v1", "count": 8192, "tables": {}}
+    sample: dict[str, object] = {
+        "url": "http://127.0.0.1:8080/v1",
+        "count": 8192,
+        "tables": {},
+        "entries": [],
+    }
     for value in values or [sample.get(key.kind, "text")]:
         write(tmp_path / "proj/.rein/settings.toml", f"[{group.name}]\n{key.name} = {toml(value)}\n")
         assert load_settings(tmp_path / "proj", tmp_path / "home") == {group.name: {key.name: value}}
@@ -226,13 +232,13 @@ def test_unknown_keys_are_reported_with_the_closest_and_left_out(tmp_path: Path)
 
 def test_unknown_groups_are_reported_and_left_out(tmp_path: Path) -> None:
     path = tmp_path / "home/.rein/settings.toml"
-    write(path, "[tsr]\nenabled = true\n[proxy]\nkeep = 3\n")
+    write(path, "[tsr]\nenabled = true\n[gateway]\nkeep = 3\n")
     warnings = Warnings()
     assert load_settings(tmp_path / "proj", tmp_path / "home", warn=warnings) == {}
-    known = "compaction, mcp, rein, server, steering, timebox, ttsr"
+    known = "compaction, mcp, proxy, rein, server, steering, timebox, ttsr"
     assert warnings == [
         f"{path}: unknown group [tsr] is ignored (did you mean 'ttsr'? known groups: {known})",
-        f"{path}: unknown group [proxy] is ignored (known groups: {known})",
+        f"{path}: unknown group [gateway] is ignored (known groups: {known})",
     ]
 
 

@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass
 from typing import Literal
 
-Kind = Literal["bool", "string", "url", "count", "names", "choice", "tables"]
+Kind = Literal["bool", "string", "url", "count", "names", "choice", "tables", "entries"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -50,6 +50,8 @@ class Key:
                 return "one of " + ", ".join(self.choices)
             case "tables":
                 return "a table of tables, one per name"
+            case "entries":
+                return "a list of tables, one per [[entry]]"
 
     def accepted(self) -> str:
         """What the key accepts, as an error message says it: `allowed`, with the names installed
@@ -78,6 +80,8 @@ class Key:
                 return bool(self.installed) and value in installed_names(self.installed)
             case "tables":  # each table's own keys are checked by their reader (`rein.mcp`)
                 return isinstance(value, dict) and all(isinstance(item, dict) for item in value.values())
+            case "entries":  # each entry's own keys are checked by their reader (`rein.proxy`)
+                return isinstance(value, list) and all(isinstance(item, dict) for item in value)
 
 
 def installed_names(group: str) -> tuple[str, ...]:
@@ -317,7 +321,56 @@ MCP = Group(
     ),
 )
 
-GROUPS: tuple[Group, ...] = (REIN, TTSR, STEERING, TIMEBOX, COMPACTION, SERVER, MCP)
+PROXY = Group(
+    name="proxy",
+    doc="The proxy (`rein proxy`, docs/proxy.md).",
+    keys=(
+        Key(
+            name="steering",
+            kind="choice",
+            choices=("retry", "error", "off"),
+            default="retry",
+            doc="A tool call rein's steering refuses in a stream: `retry` drops it and asks again with the"
+            " reason injected, `error` ends the reply with the reason as the API's error, `off` checks"
+            " no tool call. `--steering` overrides it.",
+        ),
+        Key(
+            name="route",
+            kind="entries",
+            default=None,
+            doc="`[[proxy.route]]`: `model` (a glob of model ids), `upstream` (a base URL), optionally"
+            " `key_env` (the route's own key, from that environment variable), `api` (`openai` or"
+            " `anthropic`: the key's header) and `timeout` (seconds to the reply's start before the"
+            " next matching route takes over). After `--route` flags; unmatched models go to"
+            " `--upstream`.",
+        ),
+        Key(
+            name="budget",
+            kind="tables",
+            default=None,
+            doc="`[proxy.budget.session]` (per `x-rein-session`) and `[proxy.budget.key]` (per API key):"
+            " `tokens`, `requests`, `spend_usd`, `minutes`, each a limit more than 0. At 80 percent the"
+            " model is reminded, at 100 a request gets a 429. `--budget` overrides each.",
+        ),
+        Key(
+            name="prices",
+            kind="tables",
+            default=None,
+            doc='`[proxy.prices."<model>"]`: `input`, `output` and optionally `cache_read`, `cache_write`,'
+            " in USD per million tokens, for `spend_usd`; over rein's table of common models. A model"
+            " name may be a glob.",
+        ),
+        Key(
+            name="state",
+            kind="string",
+            default=None,
+            doc="The SQLite file budgets are kept in, shared by workers and kept over restarts. Unset:"
+            " `~/.rein/proxy/budgets.sqlite3`. `--state` overrides it.",
+        ),
+    ),
+)
+
+GROUPS: tuple[Group, ...] = (REIN, TTSR, STEERING, TIMEBOX, COMPACTION, SERVER, MCP, PROXY)
 """Every group rein knows, in the order the docs list them."""
 
 

@@ -9,6 +9,7 @@ Exit codes (the table every `rein` command follows, see docs/cli.md):
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -18,9 +19,13 @@ from rein.cli._typer import command, plain_app, run_app
 from rein.proxy import (
     LATE_POLICIES,
     MAX_HOLD,
+    SHUTDOWN_TIMEOUT,
+    STEERING_MODES,
     ProxyConfig,
     ProxyConfigError,
+    budget_config,
     check_upstream,
+    load_routes,
     load_rules,
     serve,
 )
@@ -54,10 +59,55 @@ def proxy(
     max_retries: Annotated[
         int, typer.Option(metavar="<n>", help="Retries per request before the reply ends.", min=0, max=20)
     ] = 3,
+    steering: Annotated[
+        str | None,
+        typer.Option(
+            metavar="<mode>",
+            help="Tool calls rein's steering refuses: " + ", ".join(STEERING_MODES) + " (default: retry).",
+        ),
+    ] = None,
+    route: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="<route>",
+            help="GLOB=URL: send the models GLOB matches to URL (repeatable; before [[proxy.route]]"
+            " settings).",
+        ),
+    ] = None,
+    budget: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="<budget>",
+            help="A budget, e.g. session.tokens=100000, key.spend_usd=5 (repeatable; names: tokens, requests,"
+            " spend_usd, minutes; over [proxy.budget]).",
+        ),
+    ] = None,
+    state: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="<file>", help="The SQLite file budgets are kept in (~/.rein/proxy/budgets.sqlite3)."
+        ),
+    ] = None,
+    prices: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="<file>",
+            help="A TOML file of model prices, USD per million tokens (over [proxy.prices]).",
+        ),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option(metavar="<n>", help="Processes serving the port (counters shared).", min=1, max=256)
+    ] = 1,
+    shutdown_timeout: Annotated[
+        int,
+        typer.Option(
+            metavar="<seconds>", help="On SIGTERM or SIGINT, how long open streams have to finish.", min=0
+        ),
+    ] = SHUTDOWN_TIMEOUT,
 ) -> None:
     """Serve /v1/chat/completions, /v1/responses and /v1/messages with rein's stream rules, forwarding
     everything else unchanged. Point a client's base URL at http://HOST:PORT/v1 (Anthropic SDK:
-    http://HOST:PORT); its API key passes through. Counters: GET /rein/status.
+    http://HOST:PORT); its API key passes through. Counters: GET /rein/status, GET /metrics (Prometheus).
 
     Exit status: 0 stopped by a signal, 2 usage or input error.
     """
@@ -67,7 +117,12 @@ def proxy(
         if policy is None:
             raise ProxyConfigError(f"--late-policy {late_policy!r}: use one of {', '.join(LATE_POLICIES)}")
         found = load_rules(cwd, home, rules)
-        settings = TtsrSettings.from_mapping(load_settings(cwd, home).get("ttsr", {}))
+        loaded = load_settings(cwd, home)
+        settings = TtsrSettings.from_mapping(loaded.get("ttsr", {}))
+        chosen = steering or loaded.get("proxy", {}).get("steering", "retry")
+        mode = next((m for m in STEERING_MODES if m == chosen), None)
+        if mode is None:
+            raise ProxyConfigError(f"--steering {chosen!r}: use one of {', '.join(STEERING_MODES)}")
         config = ProxyConfig(
             upstream=check_upstream(upstream),
             rules=found.rules,
@@ -77,11 +132,16 @@ def proxy(
             max_hold=max_hold,
             late_policy=policy,
             max_retries=max_retries,
+            steering=mode,
+            routes=load_routes(route or [], loaded.get("proxy", {}).get("route"), os.environ),
+            budget=budget_config(
+                loaded.get("proxy", {}), flags=budget or [], state=state, prices=prices, home=home
+            ),
         )
     except (ProxyConfigError, SettingsFileError, SettingsError) as error:
         typer.echo(f"rein proxy: {error}", err=True)
         raise typer.Exit(2) from None
-    raise typer.Exit(serve(config, host, port))
+    raise typer.Exit(serve(config, host, port, workers=workers, shutdown_timeout=shutdown_timeout))
 
 
 def run(args: list[str], prog: str) -> int:

@@ -7,6 +7,9 @@ from pathlib import Path
 from typing import Literal, get_args
 from urllib.parse import urlsplit
 
+from rein.proxy._budget_config import BudgetConfig
+from rein.proxy._routes import Route
+from rein.proxy._steer import SteeringMode
 from rein.ttsr import Discovery, Rule, RuleIssue, TtsrSettings, discover_rules
 
 LatePolicy = Literal["append-correction", "end-stream", "pass"]
@@ -36,8 +39,17 @@ class ProxyConfig:
     late_policy: LatePolicy = "append-correction"
     max_retries: int = 3
     """Retries per request; past them the reply ends where it was cut."""
+    steering: SteeringMode = "retry"
+    """Tool calls steering refuses: `retry` with the reason injected, end the reply with it as an
+    `error`, or `off` (see `rein.proxy._steer`)."""
+    home: str | None = None
+    """The home directory whose `~/.rein/steering.toml` applies (None: the user's)."""
     connect_timeout: float = 10.0
     read_timeout: float = 600.0
+    routes: tuple[Route, ...] = ()
+    """Upstreams by model, tried before `upstream` (`--route`, `[[proxy.route]]`; `rein.proxy._routes`)."""
+    budget: BudgetConfig | None = None
+    """Budgets per session and API key (`[proxy.budget]`, `--budget`; `rein.proxy._budget`); None: none."""
 
 
 def check_upstream(url: str) -> str:

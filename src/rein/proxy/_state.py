@@ -14,9 +14,14 @@ import httpx2
 from rein.ai import JsonValue
 from rein.proxy._codec import Api, Json
 from rein.proxy._config import ProxyConfig
+from rein.proxy._metrics import ProxyMetrics
+from rein.proxy._pool import transport
 from rein.proxy._relay import Relay
+from rein.proxy._routes import RouteTable
+from rein.proxy._routes_client import RoutedClient
 from rein.proxy._sessions import Sessions
 from rein.proxy._status import Status
+from rein.proxy._steer import StreamSteering
 from rein.ttsr import HoldWindow, RuleMatch, Source, TtsrManager, TtsrState, hold_windows
 
 Log = Callable[[dict[str, JsonValue]], None]
@@ -39,6 +44,8 @@ class Request:
     raw: bytes
     session: str | None = None
     """`x-rein-session`: the client's session, for the repeat policy across requests."""
+    cwd: str | None = None
+    """`x-rein-cwd`: the client's working directory, where steering finds its rules."""
 
 
 def stderr_log(record: dict[str, JsonValue]) -> None:
@@ -55,10 +62,16 @@ class Shared:
     sessions: Sessions = field(default_factory=Sessions)
     active: set[Relay] = field(default_factory=set)
     """The relays of the exchanges streaming now (for `chars_held.now`)."""
+    metrics: ProxyMetrics = field(default_factory=ProxyMetrics)
+    """`GET /metrics`; add yours with `metrics.counter(...)` (see `rein.proxy._metrics`)."""
     windows: Mapping[Source, HoldWindow] = field(init=False)
+    steering: StreamSteering = field(init=False)
 
     def __post_init__(self) -> None:
         self.windows = hold_windows(self.manager().plan, self.config.max_hold)
+        self.steering = StreamSteering.of(self.config.steering, self.config.root, self.config.home)
+        if isinstance(self.client, RoutedClient):  # its fallbacks are counted where the others are
+            self.client.fallbacks = self.status.route_fallbacks
 
     def manager(self, state: TtsrState | None = None) -> TtsrManager:
         """A fresh rules manager for one request (or one lane of it), restored from its session's
@@ -94,7 +107,10 @@ class Shared:
         ]
 
 
-def new_client(config: ProxyConfig) -> httpx2.AsyncClient:
+def new_client(config: ProxyConfig, log: Log = stderr_log) -> httpx2.AsyncClient:
     timeout = httpx2.Timeout(config.read_timeout, connect=config.connect_timeout)
     limits = httpx2.Limits(max_connections=1000, max_keepalive_connections=100)
-    return httpx2.AsyncClient(timeout=timeout, limits=limits, follow_redirects=False)
+    if config.routes:  # the upstream is chosen per request, by model (rein.proxy._routes_client)
+        table = RouteTable(config.upstream, config.routes)
+        return RoutedClient(table, log, timeout=timeout, transport=transport(limits), follow_redirects=False)
+    return httpx2.AsyncClient(timeout=timeout, transport=transport(limits), follow_redirects=False)
