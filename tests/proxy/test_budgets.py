@@ -18,12 +18,12 @@ import uvicorn
 from anthropic.types import MessageParam
 from openai.types.chat import ChatCompletionMessageParam
 
-from rein.ai import JsonValue, TextContent
+from rein.ai import JsonValue, TextContent, Usage
 from rein.ai.testing import Reply, SseServer, anthropic_reply, chat_reply, responses_reply
 from rein.proxy import BudgetConfig, Limits, Price, ProxyApp, ProxyConfig, ProxyConfigError, budget_config
 from rein.proxy._budget import refusal, reminder
 from rein.proxy._budget_store import Used, read_all
-from rein.proxy._budget_usage import BUILTIN_PRICES, Tokens, price_of, tokens_of
+from rein.proxy._budget_usage import BUILTIN_PRICES, price_of, tokens_of
 from rein.proxy._codec import Json
 from tests.ai.helpers import run
 from tests.cli.helpers import run_rein
@@ -257,13 +257,13 @@ def test_usage_in_each_api_and_prices_by_model() -> None:
         "completion_tokens": 7,
         "prompt_tokens_details": {"cached_tokens": 60},
     }
-    assert tokens_of("chat", chat) == Tokens(input=40, output=7, cache_read=60)
+    assert tokens_of("chat", chat) == Usage(input=40, output=7, cache_read=60)
     responses: Json = {
         "input_tokens": 10,
         "output_tokens": 5,
         "input_tokens_details": {"cached_tokens": None},
     }
-    assert tokens_of("responses", responses) == Tokens(input=10, output=5)
+    assert tokens_of("responses", responses) == Usage(input=10, output=5)
     messages: Json = {
         "input_tokens": 3,
         "output_tokens": 9,
@@ -276,7 +276,7 @@ def test_usage_in_each_api_and_prices_by_model() -> None:
     assert price_of("gpt-4.10", BUILTIN_PRICES) is None
     mine = {"local-*": Price(input=1.0, output=2.0)}
     assert price_of("local-qwen", mine) is mine["local-*"]
-    cost = BUILTIN_PRICES["claude-sonnet-4"].cost(Tokens(input=1_000_000, cache_read=1_000_000))
+    cost = BUILTIN_PRICES["claude-sonnet-4"].cost(Usage(input=1_000_000, cache_read=1_000_000))
     assert cost == pytest.approx(3.3)
 
 

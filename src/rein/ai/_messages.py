@@ -103,6 +103,15 @@ class Usage:
     def total(self) -> int:
         return self.input + self.output + self.cache_read + self.cache_write
 
+    def __add__(self, other: Usage) -> Usage:
+        """The tokens of both (several replies, or the attempts of one)."""
+        return Usage(
+            input=self.input + other.input,
+            output=self.output + other.output,
+            cache_read=self.cache_read + other.cache_read,
+            cache_write=self.cache_write + other.cache_write,
+        )
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UserMessage:

@@ -15,31 +15,9 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from rein.ai import JsonValue
+from rein.ai import JsonValue, Usage
 from rein.proxy._codec import Api, Codec, Json, Out, SseEvent
 from rein.ttsr import MatchContext
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Tokens:
-    """One reply's tokens: `input` excludes the cached input the other two count."""
-
-    input: int = 0
-    output: int = 0
-    cache_read: int = 0
-    cache_write: int = 0
-
-    @property
-    def total(self) -> int:
-        return self.input + self.output + self.cache_read + self.cache_write
-
-    def __add__(self, other: Tokens) -> Tokens:
-        return Tokens(
-            input=self.input + other.input,
-            output=self.output + other.output,
-            cache_read=self.cache_read + other.cache_read,
-            cache_write=self.cache_write + other.cache_write,
-        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -51,7 +29,7 @@ class Price:
     cache_read: float | None = None
     cache_write: float | None = None
 
-    def cost(self, tokens: Tokens) -> float:
+    def cost(self, tokens: Usage) -> float:
         read = self.input if self.cache_read is None else self.cache_read
         write = self.input if self.cache_write is None else self.cache_write
         total = tokens.input * self.input + tokens.output * self.output
@@ -102,10 +80,10 @@ def _cached(usage: Json, details: str) -> int:
     return _count(found.get("cached_tokens")) if isinstance(found, dict) else 0
 
 
-def tokens_of(api: Api, usage: Json) -> Tokens:
+def tokens_of(api: Api, usage: Json) -> Usage:
     """One usage report in the API's own fields."""
     if api == "messages":
-        return Tokens(
+        return Usage(
             input=_count(usage.get("input_tokens")),
             output=_count(usage.get("output_tokens")),
             cache_read=_count(usage.get("cache_read_input_tokens")),
@@ -115,7 +93,7 @@ def tokens_of(api: Api, usage: Json) -> Tokens:
         ("prompt_tokens", "completion_tokens") if api == "chat" else ("input_tokens", "output_tokens")
     )
     cached = _cached(usage, f"{prompt}_details")
-    return Tokens(
+    return Usage(
         input=max(0, _count(usage.get(prompt)) - cached), output=_count(usage.get(output)), cache_read=cached
     )
 
@@ -153,8 +131,8 @@ class Meter:
         self._attempts[-1].update((k, v) for k, v in usage.items() if v is not None)
         return True
 
-    def tokens(self) -> Tokens:
-        return sum((tokens_of(self.api, usage) for usage in self._attempts), Tokens())
+    def tokens(self) -> Usage:
+        return sum((tokens_of(self.api, usage) for usage in self._attempts), Usage())
 
 
 class MeteredCodec:

@@ -282,13 +282,7 @@ class _Metered:
         async with stream:
             async for event in stream:
                 if isinstance(event, DoneEvent | ErrorEvent):
-                    used = event.message.usage
-                    self.usage = Usage(
-                        input=self.usage.input + used.input,
-                        output=self.usage.output + used.output,
-                        cache_read=self.usage.cache_read + used.cache_read,
-                        cache_write=self.usage.cache_write + used.cache_write,
-                    )
+                    self.usage += event.message.usage
                 yield event
 
 
