@@ -81,3 +81,13 @@ def _text(path: str, size: int) -> str | None:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return None
+
+
+def signature(path: Path) -> tuple[object, ...]:
+    """What changes when a file is written, moved or removed: a config read once is read again only
+    when its signature differs (the hook daemon's and the proxy's steering policies)."""
+    try:
+        info = path.stat()
+    except OSError:
+        return (str(path), None)
+    return (str(path), info.st_mtime_ns, info.st_size, info.st_ino)

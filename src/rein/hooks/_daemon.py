@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
+from rein.diskio import signature
 from rein.hooks import HOSTS
 from rein.hooks._client import LIMIT, PROTOCOL, identity, private, runtime_dir, socket_path
 from rein.hooks._run import Answer, Event, handle
@@ -54,9 +55,9 @@ class Policies:
 
     def __call__(self, cwd: Path, home: Path) -> Built:
         files = config_files(cwd, home)
-        key = tuple(_signature(path) for path in files)
+        key = tuple(signature(path) for path in files)
         cached = self._built.get(key)
-        if cached is None or any(_signature(path) != seen for path, seen in cached[1].files):
+        if cached is None or any(signature(path) != seen for path, seen in cached[1].files):
             for name in cached[1].modules if cached else ():
                 sys.modules.pop(name, None)  # a changed module plugin is imported again
             built = load_policy(cwd, home)
@@ -99,15 +100,7 @@ def _watched(configs: list[Path]) -> Watched:
             source = getattr(sys.modules.get(spec), "__file__", None)
             if isinstance(source, str):
                 files.append(Path(source))
-    return Watched(files=tuple((path, _signature(path)) for path in files), modules=tuple(modules))
-
-
-def _signature(path: Path) -> tuple[object, ...]:
-    try:
-        info = path.stat()
-    except OSError:
-        return (str(path), None)
-    return (str(path), info.st_mtime_ns, info.st_size, info.st_ino)
+    return Watched(files=tuple((path, signature(path)) for path in files), modules=tuple(modules))
 
 
 ROOT = str(Path(__file__).resolve().parents[1])

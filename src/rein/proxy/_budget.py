@@ -28,7 +28,7 @@ from rein.ai import JsonValue
 from rein.proxy._budget_config import DIMENSIONS, BudgetConfig, Limits, Scope
 from rein.proxy._budget_store import BudgetStore, Ident, Used, Verdict, read_all
 from rein.proxy._budget_usage import Meter, MeteredCodec, price_of
-from rein.proxy._codec import Api, Codec, Json
+from rein.proxy._codec import Api, Codec, Json, as_items
 from rein.proxy._reply import ClientReply
 from rein.proxy._state import Log, Request
 from rein.timebox import CRITICAL_AT, NUDGE_AT, format_limit, format_time, format_tokens
@@ -119,14 +119,7 @@ def error_body(api: Api, message: str, kind: str = "rate_limit_error") -> bytes:
 def with_note(api: Api, body: Json, note: str) -> Json:
     """`body` with `note` as a user message at the end (before a trailing assistant prefill)."""
     key = "input" if api == "responses" else "messages"
-    given = body.get(key)
-    items: list[JsonValue] = (
-        list(given)
-        if isinstance(given, list)
-        else []
-        if given is None
-        else [{"role": "user", "content": given}]
-    )
+    items = as_items(body.get(key))
     message: JsonValue = {
         "role": "user",
         "content": note if api != "messages" else [{"type": "text", "text": note}],

@@ -46,6 +46,14 @@ class SseEvent:
         return cast(JsonValue, json.loads(self.data))
 
 
+def as_items(given: JsonValue | None) -> list[JsonValue]:
+    """A request's `messages` or `input` as a list to add to: a Responses API string is one user
+    message, and none is an empty list."""
+    if isinstance(given, list):
+        return list(given)
+    return [] if given is None else [{"role": "user", "content": given}]
+
+
 def sse(data: JsonValue, event: str | None = None) -> bytes:
     """An event written as the client receives it: compact JSON data."""
     return SseEvent(json.dumps(data, ensure_ascii=False, separators=(",", ":")), event).encode()

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rein.ai import JsonValue
-from rein.proxy._codec import Api, Json, Out, Render, SseEvent
+from rein.proxy._codec import Api, Json, Out, Render, SseEvent, as_items
 from rein.proxy._responses_client import (
     CALL_FIELDS,
     PART_LISTS,
@@ -115,14 +115,7 @@ class ResponsesCodec:
         return self._view.closing(error, self._usage)
 
     def retry_body(self, body: Json, injection: str, shown: str) -> Json:
-        given = body.get("input")
-        items: list[JsonValue] = (
-            list(given)
-            if isinstance(given, list)
-            else []
-            if given is None
-            else [{"role": "user", "content": given}]
-        )
+        items = as_items(body.get("input"))
         if shown:
             items.append({"role": "assistant", "content": shown})
         items.append({"role": "user", "content": injection})

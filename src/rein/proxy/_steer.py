@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
 
+from rein.diskio import signature
 from rein.gitio import host_context
 from rein.steering import Built, ConfigError, MemoryEntries, Steering, ToolCall, Verdict, load_policy
 from rein.steering.config import config_files
@@ -231,7 +232,7 @@ class StreamSteering:
 
     def _policy(self, cwd: Path) -> Built:
         home = Path(self.home)
-        key = tuple(_signature(path) for path in config_files(cwd, home))
+        key = tuple(signature(path) for path in config_files(cwd, home))
         with self._lock:
             built = self._policies.get(key)
             if built is None:
@@ -252,11 +253,3 @@ class StreamSteering:
                     self._entries.popitem(last=False)
             self._entries.move_to_end(session)
             return entries
-
-
-def _signature(path: Path) -> tuple[object, ...]:
-    try:
-        info = path.stat()
-    except OSError:
-        return (str(path), None)
-    return (str(path), info.st_mtime_ns, info.st_size, info.st_ino)
