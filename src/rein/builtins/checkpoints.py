@@ -21,7 +21,14 @@ import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 
-from rein.builtins.checkpoints_undo import UndoResult, files_at, restore_point, shown, undo_turns
+from rein.builtins.checkpoints_undo import (
+    UndoResult,
+    files_at,
+    restore_lines,
+    restore_point,
+    shown,
+    undo_turns,
+)
 from rein.checkpoints import CHECKPOINT, MAX_FILES, Checkpoint, CheckpointError, ShadowRepo
 from rein.extensions import (
     UI,
@@ -151,5 +158,4 @@ async def offer_restore(session: AgentSession, home: str, leaf: str | None, ui: 
         done = await asyncio.to_thread(restore_point, store, repo, point)
     except CheckpointError as error:
         return f"checkpoints: {error}; the files stay as they are"
-    listed = "\n".join(f"  {f.action:<9}  {f.path}" for f in done.files)
-    return f"restored the files of that point, {len(done.files)} file(s):\n{listed}"
+    return "\n".join(restore_lines(done))

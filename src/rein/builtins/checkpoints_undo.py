@@ -94,5 +94,11 @@ def restore_point(store: Session, repo: ShadowRepo, point: PointFiles) -> Undone
     return done
 
 
+def restore_lines(done: Undone) -> list[str]:
+    """The report of a point's restore (`/tree`, the page's "continue from here"): one line per file."""
+    head = f"restored the files of that point, {len(done.files)} file(s):"
+    return [head, *(f"  {f.action:<9}  {f.path}" for f in done.files)]
+
+
 def shown(paths: Sequence[str], limit: int = 5) -> str:
     return ", ".join(paths[:limit]) + (f", and {len(paths) - limit} more" if len(paths) > limit else "")

@@ -21,6 +21,7 @@ from rein.server._config import ServerConfig
 from rein.server._errors import ProtocolError, invalid, missing
 from rein.server._json_response import JsonResponse
 from rein.server._limits import read_body
+from rein.server._plan import leaf_error
 from rein.server._service import SessionService
 from rein.server._validate import Body, parse_body
 from rein.server._view import SessionView
@@ -30,7 +31,9 @@ from rein.server.web._host import RunHost
 from rein.server.web._listing import summary
 from rein.server.web._relay import Buses
 from rein.server.web._render import DEFAULT_LIMIT, branch_note, conversation, counters
+from rein.server.web._restore import files_answer
 from rein.server.web._rules import rules_body
+from rein.server.web._session import ServerSession
 from rein.server.web._tree import tree_html
 from rein.settings import SettingsFileError, load_settings
 
@@ -207,9 +210,24 @@ async def switch(request: Request, owner: str, body: Body) -> Response:
     entry = body.get("entryId")
     if not isinstance(entry, str) or not entry:
         raise missing("entryId")
+    restore = body.get("restoreFiles", False)
+    if not isinstance(restore, bool):
+        raise invalid("restoreFiles", "must be true or false")
     await _view(request, owner)
-    leaf = await _host(request).switch(owner, _sid(request), entry)
-    return JsonResponse({"leafId": leaf})
+    return JsonResponse(await _host(request).switch(owner, _sid(request), entry, restore=restore))
+
+
+async def files_at(request: Request, owner: str) -> Response:
+    """What continuing from an entry with its files would change: the page asks before `switch`."""
+    view = await _view(request, owner)
+    entry, host, sid = str(request.path_params["entry_id"]), _host(request), view.row.session_id
+    if entry not in view.index:
+        raise leaf_error(entry)
+    if host.running(owner, sid) or await host.elsewhere(owner, sid) is not None:
+        raise ProtocolError(409, "RUN_IN_PROGRESS", f"session {sid!r} has a run going: abort it first")
+    cwd, config = _cwd(request, view), request.app.state.config
+    store = ServerSession(_service(request), owner, view, cwd)
+    return JsonResponse(await asyncio.to_thread(files_answer, store, repo_for(config, cwd), entry))
 
 
 async def checkpoint(request: Request, owner: str) -> Response:
@@ -242,6 +260,7 @@ GETS: tuple[tuple[str, Get], ...] = (
     (f"{SESSION}/rules", rules),
     (f"{SESSION}/events", events),
     (f"{SESSION}/checkpoints/{{checkpoint_id}}", checkpoint),
+    (f"{SESSION}/entries/{{entry_id}}/files", files_at),
 )
 POSTS: tuple[tuple[str, Post], ...] = (
     (f"{API}/sessions", create),

@@ -40,6 +40,7 @@ from rein.server.web._checkpoints import repo_for, server_paths, undo_answer, un
 from rein.server.web._events import agent_events
 from rein.server.web._relay import Buses
 from rein.server.web._render import counters
+from rein.server.web._restore import restore_answer
 from rein.server.web._session import ServerSession
 from rein.server.web._ui import WebUI
 from rein.session import AgentSession
@@ -353,16 +354,20 @@ class RunHost:
         if not await self._remote(owner, sid, action):
             raise ProtocolError(404, "QUESTION_NOT_FOUND", f"no open question {question_id!r}")
 
-    async def switch(self, owner: str, sid: str, entry_id: str) -> str | None:
-        """Continue from `entry_id`: the leaf moves there (through the live agent, so its extensions
-        restore the branch's state). 409 while running; 400 LEAF_ID_NOT_FOUND for an unknown entry."""
+    async def switch(self, owner: str, sid: str, entry_id: str, *, restore: bool) -> dict[str, JsonValue]:
+        """Continue from `entry_id` (the next prompt reloads the store); `restore`: with its files, as
+        `/tree` (`_restore`). 409 while running; 400 LEAF_ID_NOT_FOUND for an unknown entry."""
         async with self._lock(owner, sid):
             if self.running(owner, sid) or await self.elsewhere(owner, sid) is not None:
-                raise ProtocolError(
-                    409, "RUN_IN_PROGRESS", f"session {sid!r} has a run going: abort it first"
-                )
-            view = await self.service.switch(owner, sid, entry_id)  # the next prompt reloads the store
-            return view.row.leaf_id
+                raise ProtocolError(409, "RUN_IN_PROGRESS", f"session {sid!r} has a run going: abort it")
+            view = await self.service.switch(owner, sid, entry_id)
+            if not restore:
+                return {"leafId": view.row.leaf_id}
+            run = await self._ready(owner, sid)
+            answer = await asyncio.to_thread(restore_answer, run.store, repo_for(self.config, run.agent.cwd))
+            await run.store.flush()
+        self._publish(owner, sid, {"type": "undone", "lines": answer["lines"]})
+        return answer
 
     async def undo(self, owner: str, sid: str, checkpoint_id: str) -> dict[str, JsonValue]:
         """Undo the files of the turn `checkpoint_id` and of the later turns of the branch (`/undo N`),

@@ -764,12 +764,33 @@
     }
   }
 
+  // When the files differ from that point's, ask (never restore silently): restore them, keep them, or
+  // (Escape) stay where we are. Resolves "restore", "keep", or "" for cancel.
+  function askRestore(files) {
+    const dialog = byTest("restore");
+    const many = files.length === 1 ? "1 file differs" : `${files.length} files differ`;
+    byTest("restore-lead").textContent = `${many} from that point; restoring puts them back as they were.`;
+    byTest("restore-files").replaceChildren(...files.map((path) => el("li", {}, path)));
+    dialog.returnValue = "";
+    dialog.showModal();
+    return new Promise((resolve) => {
+      dialog.addEventListener("close", () => resolve(dialog.returnValue), { once: true });
+    });
+  }
+
   async function continueFrom(entryId) {
     const session = state.session;
     if (!session) return;
     try {
-      await api(sessionPath(session.id, "/switch"), { method: "POST", body: { entryId } });
+      const files = await api(sessionPath(session.id, `/entries/${encodeURIComponent(entryId)}/files`));
+      const choice = files.differing.length ? await askRestore(files.differing) : "keep";
+      if (!choice) return;
+      const restoreFiles = choice === "restore";
+      const body = { entryId, restoreFiles };
+      const data = await api(sessionPath(session.id, "/switch"), { method: "POST", body });
       notify(`Continuing from entry ${entryId}: the next prompt starts a branch there.`);
+      if (files.note) notify(files.note, "warning");
+      if (restoreFiles) notify(data.lines.join("\n"));
       selectTab("conversation", false);
       await loadConversation();
       byTest("prompt-input").focus();
