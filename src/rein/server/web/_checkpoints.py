@@ -78,9 +78,11 @@ def _custom_type(entry: Entry) -> object:
 def undone_on(branch: Sequence[Entry]) -> frozenset[str]:
     """The checkpoint ids the branch's undo entries name."""
     out: set[str] = set()
-    for entry in branch:
+    for entry in branch:  # every request walks the whole branch: the type first, cheapest
+        if entry.get("type") != "custom" or _custom_type(entry) != UNDO:
+            continue
         data = _data(entry)
-        if entry.get("type") == "custom" and _custom_type(entry) == UNDO and data is not None:
+        if data is not None:
             ids = data.get("undone")
             if isinstance(ids, list):
                 out.update(i for i in ids if isinstance(i, str))
