@@ -36,11 +36,17 @@ def ask(pane: Pane, prompt: str) -> str:
 def steering_rows(pane: Pane) -> list[str]:
     pane.type("/steering")
     pane.send("Enter")
-    screen = pane.wait_for(lambda s: "latest decisions" in s and READY in s)
+    # the newest table, once its heading is drawn under its title: the screen may still hold an earlier
+    # one, a notice may indent its lines, and the status line may come first while it is drawn
+    screen = pane.wait_for(lambda s: READY in s and len(_newest_table(s)) == 2)
+    return _newest_table(screen)
+
+
+def _newest_table(screen: str) -> list[str]:
     lines = [line.strip() for line in screen.splitlines()]
-    # the newest table: the screen may still hold an earlier one, and a notice may indent its lines
-    start = max(i for i, line in enumerate(lines) if "latest decisions" in line)
-    return lines[start + 1 : start + 3]
+    titles = [i for i, line in enumerate(lines) if "latest decisions" in line]
+    table = lines[titles[-1] + 1 : titles[-1] + 3] if titles else []
+    return table if table and table[0].startswith("steering") else []
 
 
 def test_esc_on_the_question_says_it_was_dismissed(project: tuple[Path, Path], tmp_path: Path) -> None:
