@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -11,27 +10,15 @@ from playwright.sync_api import expect
 
 from tests.server.helpers import running_server
 from tests.server.web.browser import browser_page, faux_script, seed, sel
+from tests.server.web.test_browser_undo import AFTER, BEFORE, EDIT, eventually, parser_project
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 RUN_TIMEOUT = 30_000
-BEFORE = "def parse(text):\n    tokens = text.split()\n    return tokens[:-1]\n"
-AFTER = "def parse(text):\n    tokens = text.split()\n    return tokens\n"
-EDIT = {"path": "src/parser.py", "old_string": "return tokens[:-1]", "new_string": "return tokens"}
 PROMPT = "the parser drops the last token: fix it"
 
 
-def _eventually(check: object, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not (callable(check) and check()):
-        assert time.monotonic() < deadline, "not reached in time"
-        time.sleep(0.1)
-
-
 def test_continue_from_here_asks_to_restore_the_files_of_that_point(tmp_path: Path) -> None:
-    project = tmp_path / "project"
-    (project / "src").mkdir(parents=True)
-    parser = project / "src" / "parser.py"
-    parser.write_text(BEFORE)
+    project, parser = parser_project(tmp_path)
     script = faux_script(
         tmp_path,
         [[{"tool": "edit", "id": "e1", "arguments": EDIT}], [{"text": "Fixed: it keeps every token."}]],
@@ -68,7 +55,7 @@ def test_continue_from_here_asks_to_restore_the_files_of_that_point(tmp_path: Pa
         notices = page.locator(sel("notices"))
         expect(notices).to_contain_text("restored the files of that point, 1 file(s)", timeout=RUN_TIMEOUT)
         expect(notices).to_contain_text("restored   src/parser.py")
-        _eventually(lambda: parser.read_text() == BEFORE)
+        eventually(lambda: parser.read_text() == BEFORE)
         expect(conversation.locator("article.checkpoint")).to_have_count(0)  # the branch before the turn
         expect(conversation.locator("article.checkpoint-undo")).to_contain_text("1 file(s) put back")
 

@@ -20,18 +20,25 @@ AFTER = "def parse(text):\n    tokens = text.split()\n    return tokens\n"
 EDIT = {"path": "src/parser.py", "old_string": "return tokens[:-1]", "new_string": "return tokens"}
 
 
-def _eventually(check: object, timeout: float = 10.0) -> None:
+def eventually(check: object, timeout: float = 10.0) -> None:
+    """Wait for `check()` to hold (a file on disk, not a page element Playwright could wait for)."""
     deadline = time.monotonic() + timeout
     while not (callable(check) and check()):
         assert time.monotonic() < deadline, "not reached in time"
         time.sleep(0.1)
 
 
-def test_a_turns_diff_shows_and_undo_puts_the_file_back(tmp_path: Path) -> None:
+def parser_project(tmp_path: Path) -> tuple[Path, Path]:
+    """A project whose `src/parser.py` drops the last token (`BEFORE`): the project and the file."""
     project = tmp_path / "project"
     (project / "src").mkdir(parents=True)
     parser = project / "src" / "parser.py"
     parser.write_text(BEFORE)
+    return project, parser
+
+
+def test_a_turns_diff_shows_and_undo_puts_the_file_back(tmp_path: Path) -> None:
+    project, parser = parser_project(tmp_path)
     script = faux_script(
         tmp_path,
         [
@@ -69,7 +76,7 @@ def test_a_turns_diff_shows_and_undo_puts_the_file_back(tmp_path: Path) -> None:
         turn.locator("button.undo-turn").click()
         expect(page.locator(sel("notices"))).to_contain_text("restored   src/parser.py", timeout=RUN_TIMEOUT)
         assert asked == ["Put back the files of this turn, as they were before it?"]
-        _eventually(lambda: parser.read_text() == BEFORE)
+        eventually(lambda: parser.read_text() == BEFORE)
         expect(turn.locator(".badge.undone")).to_have_text("undone")
         expect(turn.locator("button.undo-turn")).to_have_count(0)
         expect(diffs.locator(".d-add")).to_have_text("+    return tokens")  # still open after the refetch

@@ -6,22 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rein.server.web._rules import rules_body
-
-RULES = """
-[[rule]]
-name = "no-prod-writes"
-reason = "The production database is read-only."
-tool = "mcp__pg__*"
-field = "sql"
-sql = ["write", "drop"]
-
-[[rule]]
-name = "no-main-base"
-reason = "Pull requests go to a release branch first."
-tool = "mcp__github__create_pull_request"
-field = "options.base"
-pattern = "^main$"
-"""
+from tests.builtins.test_steering_rules_row import RULES  # the same rules `/steering` shows
 
 
 def test_a_tool_rules_detail_names_its_field_pattern_and_sql(tmp_path: Path) -> None:
