@@ -110,3 +110,19 @@ def test_a_rule_on_an_extension_tool_reads_a_nested_argument(harness: MakeHarnes
         {"statement": {"text": "UPDATE t SET a = 1 WHERE id = 2"}},
         {"sql": "drop table users"},
     ]
+
+
+def test_an_mcp_tools_own_command_argument_is_data_not_a_shell_line(harness: MakeHarness) -> None:
+    # an MCP tool named by a rule, whose arguments carry a `command`: its rules decide, not the
+    # fail-closed check for a shell line sent under another tool's name
+    calls = [
+        ToolCall(id="c", name="mcp__pg__query", arguments={"command": "status", "sql": "SELECT 1"}),
+        ToolCall(id="w", name="mcp__pg__query", arguments={"command": "run", "sql": "DELETE FROM t"}),
+    ]
+    h, ran = session_with_tools(harness, [calls, [TextContent(text="ok")]])
+    asyncio.run(h.session.start())
+    added = asyncio.run(h.session.prompt("go"))
+    results = {m.tool_call_id: m for m in added if isinstance(m, ToolResultMessage)}
+    assert not results["c"].is_error
+    assert results["w"].is_error and "[steering:no-prod-writes@user]" in str(results["w"].content[0])
+    assert ran == [("mcp__pg__query", {"command": "status", "sql": "SELECT 1"})]

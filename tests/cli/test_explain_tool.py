@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from rein.cli._explain_tool import tool_call
+from rein.steering import ToolCall
 from tests.cli.helpers import run_rein
 
 RULES = """
@@ -104,3 +106,10 @@ def test_a_broken_config_is_a_usage_error(project: tuple[Path, Path]) -> None:
     (cwd / ".rein" / "steering.toml").write_text('[[rule]]\nname = "x"\nreason = "r"\ntool = "mcp__["\n')
     done = run_rein("explain", "--tool", "mcp__pg__q", cwd=cwd, home=home)
     assert done.returncode == 2 and "steering.toml:1" in done.stderr and "tool must be one of" in done.stderr
+
+
+def test_a_command_argument_of_another_tool_is_data_and_a_file_tools_path_is_read() -> None:
+    mcp = tool_call("mcp__shell__run", ["command=ls", "cwd=/tmp"], None)
+    assert mcp == ToolCall(tool="mcp__shell__run", args={"command": "ls", "cwd": "/tmp"})
+    write = tool_call("write", ["path=a.py", "content=x = 1"], None)
+    assert (write.tool, write.path, write.content, write.command) == ("write", "a.py", "x = 1", "")

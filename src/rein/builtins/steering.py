@@ -355,6 +355,8 @@ def _call(name: str, args: Mapping[str, object]) -> ToolCall:
         value = args.get(key)
         return value if isinstance(value, str) else None
 
+    if name not in TOOLS:  # its arguments are only data (an MCP tool's own `command` is no shell line)
+        return ToolCall(tool=name, args=args)
     return ToolCall(
         tool=name,
         command=text("command") or "",

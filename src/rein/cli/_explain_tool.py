@@ -18,6 +18,8 @@ def tool_call(tool: str, pairs: Sequence[str], args_json: str | None) -> ToolCal
     """The call `--tool`, `--args` (a JSON object) and `--arg key=value` (a dotted key reaches into an
     object; the value is a string) describe. Raises ValueError naming what is wrong."""
     args = tool_args(pairs, args_json)
+    if tool not in TOOLS:  # its arguments are only data (an MCP tool's own `command` is no shell line)
+        return ToolCall(tool=tool, args=args)
 
     def text(key: str) -> str | None:
         found = args.get(key)
